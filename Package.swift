@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies, each for one job:
+// - swift-argument-parser: the `graphstore` command line.
+// - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
+//   (Foundation has no hashing on Linux).
+let package = Package(
+    name: "GraphStore",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "GraphStoreShell", targets: ["GraphStoreShell"]),
+        .executable(name: "graphstore", targets: ["graphstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "GraphStore",
+            dependencies: ["CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
+        .executableTarget(
+            name: "graphstore",
+            dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
+        .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["GraphStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+/// Why a model is not valid. Each case names the entity and property at fault.
+public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    case emptyEntityName
+    case duplicateEntity(String)
+    case unknownParent(entity: String, parent: String)
+    case inheritanceCycle([String])
+    case duplicateProperty(entity: String, property: String)
+    case unknownDestination(entity: String, relationship: String, destination: String)
+    case unknownInverse(entity: String, relationship: String, inverse: String, destination: String)
+    case inverseMismatch(entity: String, relationship: String, inverse: String, pointsBackTo: String)
+    case unknownConstraintProperty(entity: String, property: String)
+    case unknownIndexProperty(entity: String, index: String, property: String)
+
+    public var description: String {
+        switch self {
+        case .emptyEntityName:
+            "an entity has an empty name"
+        case .duplicateEntity(let name):
+            "entity \(name) is declared twice"
+        case .unknownParent(let entity, let parent):
+            "entity \(entity): parent entity \(parent) does not exist"
+        case .inheritanceCycle(let names):
+            "entities \(names.joined(separator: " → ")) inherit from each other in a cycle"
+        case .duplicateProperty(let entity, let property):
+            "entity \(entity): property \(property) is declared twice (or also inherited)"
+        case .unknownDestination(let entity, let relationship, let destination):
+            "\(entity).\(relationship): destination entity \(destination) does not exist"
+        case .unknownInverse(let entity, let relationship, let inverse, let destination):
+            "\(entity).\(relationship): inverse \(inverse) is not a relationship of \(destination)"
+        case .inverseMismatch(let entity, let relationship, let inverse, let back):
+            "\(entity).\(relationship): its inverse \(inverse) names \(back) as its own inverse, not \(relationship)"
+        case .unknownConstraintProperty(let entity, let property):
+            "entity \(entity): uniqueness constraint names \(property), which is not one of its properties"
+        case .unknownIndexProperty(let entity, let index, let property):
+            "entity \(entity): fetch index \(index) names \(property), which is not one of its properties"
+        }
+    }
+}
