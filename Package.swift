@@ -5,6 +5,7 @@ import PackageDescription
 // - swift-argument-parser: the `graphstore` command line.
 // - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
 //   (Foundation has no hashing on Linux).
+// - swift-collections: OrderedSet for to-many relationships (order kept, membership in O(1)).
 let package = Package(
     name: "GraphStore",
     platforms: [.macOS(.v13)],
@@ -16,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -23,7 +25,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "GraphStore",
-            dependencies: ["CSQLite", "CZlib", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "CSQLite", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
         .executableTarget(

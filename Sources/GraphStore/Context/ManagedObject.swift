@@ -1,0 +1,207 @@
+import OrderedCollections
+
+/// An object of the graph: an instance of an entity, living in a context.
+///
+/// Attributes are read and written by key, untyped (``value(forKey:)``) or typed
+/// (``get(_:as:)``, ``set(_:_:)``). An object fetched from the store is a *fault* until
+/// one of its values is touched; touching it fills it in.
+///
+/// Subclass it to give an entity typed accessors and custom behaviour, and register the
+/// subclass with ``ManagedObjectContext/register(_:forEntity:)``:
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     var title: String? { get throws { try get("title") } }
+///     override func awakeFromInsert() { try? setPrimitiveValue(.date(.now), forKey: "added") }
+/// }
+/// ```
+open class ManagedObject {
+    /// The object's identity; temporary until the object is first saved.
+    public internal(set) var objectID: ObjectID
+    /// The context the object lives in (nil once it is deleted and saved, or unregistered).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// Whether the object's values have not been touched yet.
+    public internal(set) var isFault: Bool
+
+    var hasData: Bool
+    var values: [AttributeValue?]
+    var toOne: [ObjectID?]
+    var toOneOrder: [Int64?]
+    var toMany: [OrderedSet<ObjectID>?]
+    var version: Int64
+    var snapshot: Snapshot?
+    var dirtyRelationships: Set<Int> = []
+    var lifecycle: Lifecycle = .registered
+
+    enum Lifecycle {
+        case registered, inserted, deleted
+    }
+
+    /// What the object held when it was last saved or fetched (kept from its first change
+    /// on, for ``ManagedObjectContext/rollback()`` and change detection).
+    struct Snapshot {
+        var values: [AttributeValue?]
+        var toOne: [ObjectID?]
+        var toMany: [Int: OrderedSet<ObjectID>?]
+    }
+
+    /// Creates an object; the context calls this (subclasses registered for an entity must
+    /// keep this initializer).
+    public required init(objectID: ObjectID, context: ManagedObjectContext) {
+        self.objectID = objectID
+        self.managedObjectContext = context
+        let mapping = objectID.mapping
+        self.isFault = true
+        self.hasData = false
+        self.values = Array(repeating: nil, count: mapping.attributes.count)
+        self.toOne = Array(repeating: nil, count: mapping.relationships.count)
+        self.toOneOrder = Array(repeating: nil, count: mapping.relationships.count)
+        self.toMany = Array(repeating: nil, count: mapping.relationships.count)
+        self.version = 0
+    }
+
+    /// The object's entity mapping (entity, table, columns).
+    public var mapping: EntityMapping { objectID.mapping }
+    /// The object's entity.
+    public var entity: EntityDescription { objectID.mapping.entity }
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { lifecycle == .inserted }
+    /// Whether the object was deleted and the delete not yet saved.
+    public var isDeleted: Bool { lifecycle == .deleted }
+    /// Whether the object has unsaved changes to its values or relationships.
+    public var isUpdated: Bool { snapshot != nil }
+    /// Whether the object is inserted, deleted or updated.
+    public var hasChanges: Bool { lifecycle != .registered || snapshot != nil }
+
+    // MARK: - Life cycle hooks
+
+    /// Called once, when the object is inserted: set computed defaults here (with
+    /// ``setPrimitiveValue(_:forKey:)`` to keep them out of change tracking if you wish).
+    open func awakeFromInsert() {}
+
+    /// Called when a fault is filled from the store.
+    open func awakeFromFetch() {}
+
+    /// Called for every inserted, updated and deleted object at the start of a save.
+    open func willSave() {}
+
+    /// Called after a save that included this object.
+    open func didSave() {}
+
+    // MARK: - Faults
+
+    /// Fills a fault's values from the store. Does nothing for an object that has its data.
+    public func fireFault() throws {
+        guard isFault else { return }
+        if !hasData {
+            guard let context = managedObjectContext, let key = objectID.primaryKey else {
+                throw StoreError.objectNotFound(objectID.description)
+            }
+            guard let row = try context.store.row(of: mapping, primaryKey: key), row.entityNumber == mapping.number else {
+                throw StoreError.objectNotFound(objectID.uriRepresentation)
+            }
+            if let problem = row.problems.first { throw problem }
+            try context.apply(row, to: self)
+        }
+        isFault = false
+        awakeFromFetch()
+    }
+
+    // MARK: - Attributes
+
+    /// The value of an attribute.
+    public func value(forKey key: String) throws -> AttributeValue? {
+        let index = try attributeIndex(key)
+        try fireFault()
+        return values[index]
+    }
+
+    /// Sets an attribute, recording the change. The value must fit the attribute's type.
+    public func setValue(_ value: AttributeValue?, forKey key: String) throws {
+        let index = try attributeIndex(key)
+        let attribute = mapping.attributes[index].attribute
+        let normalized = try checked(value, for: attribute)
+        try fireFault()
+        guard values[index] != normalized else { return }
+        try managedObjectContext?.willChange(self, key: key, attributeIndex: index)
+        values[index] = normalized
+    }
+
+    /// The value of an attribute, without firing change tracking or hooks.
+    public func primitiveValue(forKey key: String) throws -> AttributeValue? {
+        let index = try attributeIndex(key)
+        try fireFault()
+        return values[index]
+    }
+
+    /// Sets an attribute without recording a change (Core Data's primitive setter).
+    public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
+        let index = try attributeIndex(key)
+        let normalized = try checked(value, for: mapping.attributes[index].attribute)
+        try fireFault()
+        values[index] = normalized
+    }
+
+    /// Reads an attribute as a Swift type.
+    public func get<T: AttributeConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
+        guard let value = try value(forKey: key) else { return nil }
+        guard let converted = T(attributeValue: value) else {
+            throw StoreError.typeMismatch(entity: entity.name, key: key, expected: mapping.attributes[try attributeIndex(key)].attribute.type, found: "\(T.self)")
+        }
+        return converted
+    }
+
+    /// Writes an attribute from a Swift value (nil clears it).
+    public func set<T: AttributeConvertible>(_ key: String, _ value: T?) throws {
+        try setValue(value?.attributeValue, forKey: key)
+    }
+
+    /// The attribute and relationship values that changed since the last save, by key.
+    public func changedKeys() -> [String] {
+        guard let snapshot else { return [] }
+        var keys: [String] = []
+        for (i, a) in mapping.attributes.enumerated() where snapshot.values[i] != values[i] {
+            keys.append(a.attribute.name)
+        }
+        for (i, r) in mapping.relationships.enumerated() {
+            if r.relationship.isToMany ? snapshot.toMany[i] != nil : snapshot.toOne[i] != toOne[i] {
+                keys.append(r.relationship.name)
+            }
+        }
+        return keys
+    }
+
+    /// The committed (last saved or fetched) value of an attribute.
+    public func committedValue(forKey key: String) throws -> AttributeValue? {
+        let index = try attributeIndex(key)
+        try fireFault()
+        return snapshot?.values[index] ?? values[index]
+    }
+
+    func attributeIndex(_ key: String) throws(StoreError) -> Int {
+        guard let index = mapping.attributeIndex(of: key) else {
+            throw .unknownKey(entity: entity.name, key: key)
+        }
+        return index
+    }
+
+    private func checked(_ value: AttributeValue?, for attribute: AttributeDescription) throws(StoreError) -> AttributeValue? {
+        guard let value else { return nil }
+        guard RowCodec.fits(value, attribute.type) else {
+            throw .typeMismatch(entity: entity.name, key: attribute.name, expected: attribute.type, found: "\(value)")
+        }
+        return RowCodec.normalize(value, attribute.type)
+    }
+
+    /// Keeps the committed state before the first change.
+    func takeSnapshotIfNeeded() {
+        if snapshot == nil, lifecycle != .inserted {
+            snapshot = Snapshot(values: values, toOne: toOne, toMany: [:])
+        }
+    }
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// `Book p4`, with `(fault)` while not yet touched.
+    public var description: String { objectID.description + (isFault ? " (fault)" : "") }
+}

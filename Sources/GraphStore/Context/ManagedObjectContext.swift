@@ -1,0 +1,315 @@
+import OrderedCollections
+
+/// A scratch pad of objects: fetch them, change them, insert and delete them, then save
+/// all the changes to the store in one transaction, or roll them back.
+///
+/// A context is used from one task at a time, as Core Data's confinement rules require.
+///
+/// ```swift
+/// let context = ManagedObjectContext(store: store)
+/// let book = try context.insert("Book")
+/// try book.set("title", "Dune")
+/// try context.save()
+/// book.objectID.uriRepresentation    // "x-coredata://…/Book/p1"
+/// ```
+public final class ManagedObjectContext {
+    /// The store the context reads from and saves to.
+    public let store: PersistentStore
+    var registered: [ObjectID: ManagedObject] = [:]
+    var inserted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    private var classes: [String: ManagedObject.Type] = [:]
+    private var nextTemporaryID: Int64 = 1
+
+    /// Called before every recorded change (object, key, attribute or relationship index);
+    /// the undo manager listens here.
+    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    /// Called after each successful save with the temporary IDs that became permanent.
+    var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
+
+    /// What is about to change.
+    enum ChangeKind {
+        case attribute(key: String, index: Int)
+        case relationship(key: String, index: Int)
+        case insert
+        case delete
+    }
+
+    /// Creates a context on a store.
+    public init(store: PersistentStore) {
+        self.store = store
+    }
+
+    /// The model of the store.
+    public var model: ManagedObjectModel { store.model }
+
+    /// Makes objects of an entity (and its sub-entities without a class of their own)
+    /// instances of a subclass.
+    public func register(_ type: ManagedObject.Type, forEntity entity: String) {
+        classes[entity] = type
+    }
+
+    private func objectClass(for entity: String) -> ManagedObject.Type {
+        for ancestor in model.ancestry(of: entity).reversed() {
+            if let type = classes[ancestor.name] { return type }
+        }
+        return ManagedObject.self
+    }
+
+    // MARK: - Changes
+
+    /// Whether anything was inserted, updated or deleted since the last save.
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    /// Objects inserted since the last save, in insertion order.
+    public var insertedObjects: [ManagedObject] { Array(inserted.values) }
+    /// Objects changed since the last save (not counting inserted or deleted ones).
+    public var updatedObjects: [ManagedObject] { Array(updated.values) }
+    /// Objects deleted since the last save.
+    public var deletedObjects: [ManagedObject] { Array(deleted.values) }
+    /// Every object the context knows of.
+    public var registeredObjects: [ManagedObject] { Array(registered.values) }
+
+    func willChange(_ object: ManagedObject, key: String, attributeIndex index: Int) throws {
+        try record(object, .attribute(key: key, index: index))
+    }
+
+    func willChange(_ object: ManagedObject, key: String, relationshipIndex index: Int) throws {
+        try record(object, .relationship(key: key, index: index))
+        if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationships[index].relationship.isToMany {
+            object.snapshot?.toMany[index] = .some(object.toMany[index])
+        }
+    }
+
+    private func record(_ object: ManagedObject, _ kind: ChangeKind) throws {
+        guard object.managedObjectContext === self else { return }
+        for observer in changeObservers { try observer(object, kind) }
+        if object.lifecycle == .registered {
+            object.takeSnapshotIfNeeded()
+            updated[ObjectIdentifier(object)] = object
+        }
+    }
+
+    // MARK: - Objects
+
+    /// Inserts a new object of an entity, with its default values.
+    @discardableResult
+    public func insert(_ entityName: String) throws -> ManagedObject {
+        let mapping = try store.mapping(for: entityName)
+        guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
+        let id = ObjectID(temporaryFor: mapping, storeUUID: store.uuid, serial: nextTemporaryID)
+        nextTemporaryID += 1
+        let object = objectClass(for: entityName).init(objectID: id, context: self)
+        object.isFault = false
+        object.hasData = true
+        object.lifecycle = .inserted
+        for (i, a) in mapping.attributes.enumerated() { object.values[i] = a.attribute.defaultValue }
+        for (i, r) in mapping.relationships.enumerated() where r.relationship.isToMany { object.toMany[i] = [] }
+        registered[id] = object
+        inserted[ObjectIdentifier(object)] = object
+        for observer in changeObservers { try observer(object, .insert) }
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object as an instance of a subclass.
+    public func insert<T: ManagedObject>(_ type: T.Type, entity: String) throws -> T {
+        register(type, forEntity: entity)
+        guard let object = try insert(entity) as? T else { throw StoreError.unknownEntity(entity) }
+        return object
+    }
+
+    /// The object with this ID: the registered one, or a new fault (no store access yet).
+    public func object(for id: ObjectID) throws -> ManagedObject {
+        if let object = registered[id] { return object }
+        guard id.primaryKey != nil else { throw StoreError.objectNotFound(id.description) }
+        let object = objectClass(for: id.entityName).init(objectID: id, context: self)
+        registered[id] = object
+        return object
+    }
+
+    /// The stored object of an entity with this primary key, checked to exist.
+    public func existingObject(entity: String, primaryKey: Int64) throws -> ManagedObject {
+        let mapping = try store.mapping(for: entity)
+        for candidate in store.family(of: mapping) {
+            let id = ObjectID(mapping: candidate, storeUUID: store.uuid, primaryKey: primaryKey)
+            if let object = registered[id], !object.isDeleted { return object }
+        }
+        guard let number = try store.entityNumber(inTable: mapping.table, primaryKey: primaryKey),
+            mapping.numbersWithDescendants.contains(number), let concrete = store.mapping(number: number)
+        else {
+            throw StoreError.objectNotFound("\(entity) p\(primaryKey)")
+        }
+        let object = try self.object(for: ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: primaryKey))
+        try object.fireFault()
+        return object
+    }
+
+    /// The object for a Core Data URI (`x-coredata://<UUID>/Book/p4`), checked to exist.
+    public func existingObject(uri: String) throws -> ManagedObject {
+        guard let parsed = ObjectURI(uri) else { throw StoreError.objectNotFound(uri) }
+        if let uuid = parsed.storeUUID, uuid != store.uuid {
+            throw StoreError.objectNotFound("\(uri) (it names store \(uuid); this store is \(store.uuid))")
+        }
+        return try existingObject(entity: parsed.entity, primaryKey: parsed.primaryKey)
+    }
+
+    /// Every object of an entity, sub-entities included unless `exactEntity`: stored ones
+    /// (as faults carrying their row), minus deleted ones, plus inserted ones.
+    public func fetch(_ entityName: String, exactEntity: Bool = false) throws -> [ManagedObject] {
+        let mapping = try store.mapping(for: entityName)
+        var result: [ManagedObject] = []
+        try store.forEachRow(of: mapping, exactEntity: exactEntity) { row in
+            let object = try materialize(row)
+            if !object.isDeleted { result.append(object) }
+        }
+        let numbers = Set(exactEntity ? [mapping.number] : mapping.numbersWithDescendants)
+        result += inserted.values.filter { numbers.contains($0.mapping.number) }
+        return result
+    }
+
+    /// The registered object for a fetched row, made (as a fault holding the row) if new.
+    public func materialize(_ row: StoredRow) throws -> ManagedObject {
+        let id = ObjectID(mapping: row.mapping, storeUUID: store.uuid, primaryKey: row.primaryKey)
+        let object = try self.object(for: id)
+        if !object.hasData {
+            if let problem = row.problems.first { throw problem }
+            try apply(row, to: object)
+        }
+        return object
+    }
+
+    /// Fills an object from its row.
+    func apply(_ row: StoredRow, to object: ManagedObject) throws {
+        object.values = row.attributes
+        object.version = row.version
+        for (i, key) in row.toOne.enumerated() {
+            guard let key else {
+                object.toOne[i] = nil
+                continue
+            }
+            object.toOne[i] = try destinationID(of: object.mapping.relationships[i], key: key)
+            object.toOneOrder[i] = key.order
+        }
+        object.hasData = true
+    }
+
+    private func destinationID(of relationship: RelationshipMapping, key: StoredRow.ForeignKey) throws -> ObjectID {
+        let declared = try store.mapping(for: relationship.relationship.destination)
+        var concrete = declared
+        if let number = key.entityNumber, let mapping = store.mapping(number: number) {
+            concrete = mapping
+        } else if declared.numbersWithDescendants.count > 1,
+            let number = try store.entityNumber(inTable: declared.table, primaryKey: key.primaryKey),
+            let mapping = store.mapping(number: number)
+        {
+            concrete = mapping
+        }
+        return ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: key.primaryKey)
+    }
+
+    func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectID> {
+        var set: OrderedSet<ObjectID> = []
+        for (pk, number) in try store.destinations(of: relationship, from: key) {
+            guard let mapping = store.mapping(number: number) else { continue }
+            set.append(ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))
+        }
+        return set
+    }
+
+    // MARK: - Delete
+
+    /// Deletes an object. Delete rules run now: nullify clears inverses, cascade deletes
+    /// destinations, deny is checked at save, no action leaves inverses as they are.
+    public func delete(_ object: ManagedObject) throws {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        try object.fireFault()
+        for observer in changeObservers { try observer(object, .delete) }
+        let wasInserted = object.isInserted
+        object.lifecycle = .deleted
+        if wasInserted {
+            inserted.removeValue(forKey: ObjectIdentifier(object))
+        } else {
+            updated.removeValue(forKey: ObjectIdentifier(object))
+            deleted[ObjectIdentifier(object)] = object
+        }
+        try applyDeleteRules(object)
+        if wasInserted {
+            registered.removeValue(forKey: object.objectID)
+            object.managedObjectContext = nil
+        }
+    }
+
+    private func applyDeleteRules(_ object: ManagedObject) throws {
+        for (i, r) in object.mapping.relationships.enumerated() {
+            let relationship = r.relationship
+            let destinations: [ManagedObject] =
+                relationship.isToMany
+                ? try object.loadedToMany(i).map { try self.object(for: $0) }
+                : try object.toOne[i].map { [try self.object(for: $0)] } ?? []
+            switch relationship.deleteRule {
+            case .cascade:
+                for destination in destinations where !destination.isDeleted {
+                    if let inverse = relationship.inverse { try destination.unlinkInverse(inverse, from: object) }
+                    try delete(destination)
+                }
+            case .nullify:
+                guard let inverse = relationship.inverse else { continue }
+                for destination in destinations where !destination.isDeleted {
+                    try destination.unlinkInverse(inverse, from: object)
+                }
+            case .deny, .noAction:
+                continue
+            }
+        }
+    }
+
+    // MARK: - Rollback
+
+    /// Discards every unsaved change: inserted objects go, deleted ones come back, changed
+    /// ones get their saved values again.
+    public func rollback() {
+        for object in inserted.values {
+            registered.removeValue(forKey: object.objectID)
+            object.managedObjectContext = nil
+        }
+        for object in Array(updated.values) + Array(deleted.values) {
+            if let snapshot = object.snapshot {
+                object.values = snapshot.values
+                object.toOne = snapshot.toOne
+                for (i, set) in snapshot.toMany { object.toMany[i] = set }
+            }
+            object.snapshot = nil
+            object.lifecycle = .registered
+            object.dirtyRelationships = []
+        }
+        inserted = [:]
+        updated = [:]
+        deleted = [:]
+    }
+
+    /// Forgets every object (unsaved changes included) so that memory is released.
+    public func reset() {
+        for object in registered.values { object.managedObjectContext = nil }
+        registered = [:]
+        inserted = [:]
+        updated = [:]
+        deleted = [:]
+    }
+}
+
+/// A parsed Core Data object URI: `x-coredata://<UUID>/<Entity>/p<key>`.
+struct ObjectURI {
+    var storeUUID: String?
+    var entity: String
+    var primaryKey: Int64
+
+    init?(_ text: String) {
+        guard text.hasPrefix("x-coredata://") else { return nil }
+        let parts = text.dropFirst("x-coredata://".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].hasPrefix("p"), let key = Int64(parts[2].dropFirst()) else { return nil }
+        storeUUID = parts[0].isEmpty ? nil : String(parts[0])
+        entity = String(parts[1])
+        primaryKey = key
+    }
+}

@@ -1,0 +1,218 @@
+import CSQLite
+import Foundation
+
+/// How a ``Connection`` opens its database file.
+public enum OpenMode: Sendable, Hashable {
+    /// Read only; the file must exist. Nothing is ever written.
+    case readOnly
+    /// Read and write; the file must exist.
+    case readWrite
+    /// Read and write, creating the file if needed.
+    case create
+}
+
+/// One connection to an SQLite database, with a cache of prepared statements.
+///
+/// A connection is not shared between threads: like a Core Data context, it is used by
+/// one task at a time.
+///
+/// ```swift
+/// let db = try Connection(path: "/tmp/example.sqlite", mode: .create)
+/// try db.execute("CREATE TABLE T (A INTEGER)")
+/// try db.transaction { try db.cachedStatement("INSERT INTO T VALUES (?)").execute([.integer(1)]) }
+/// ```
+public final class Connection {
+    /// The path the connection was opened with.
+    public let path: String
+    /// The mode the connection was opened with.
+    public let mode: OpenMode
+    let handle: OpaquePointer
+    private var statementCache: [String: Statement] = [:]
+    private var functions: [FunctionBox] = []
+
+    /// Opens a database. `path` may be a `file:` URI (`file:store.sqlite?immutable=1`).
+    public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5000) throws(SQLiteError) {
+        var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var handle: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let error = SQLiteError(code: rc, connection: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.path = path
+        self.mode = mode
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeout)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Statements
+
+    /// Prepares a new statement (not cached).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// Returns the cached statement for this SQL text, preparing it the first time.
+    /// The statement comes back reset, with no bindings.
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs one or more SQL statements that take no parameters.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw SQLiteError(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Runs a query and returns every row (for small results: metadata, schema).
+    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() { rows.append(statement.row()) }
+        return rows
+    }
+
+    /// Runs a query and returns the first column of the first row, if any.
+    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        return try statement.step() ? statement.value(0) : nil
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` (so a writer waits for the lock up
+    /// front, not half-way), `COMMIT` on success, `ROLLBACK` on any error.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Rows changed since the connection opened.
+    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Sets how long a statement waits for a lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    // MARK: - Functions
+
+    /// Registers an SQL function implemented in Swift.
+    ///
+    /// ```swift
+    /// try db.registerFunction("DOUBLE_IT", argumentCount: 1) { args in
+    ///     if case .integer(let v) = args[0] { return .integer(v * 2) }
+    ///     return .null
+    /// }
+    /// ```
+    /// - Parameter argumentCount: the number of arguments, or -1 for any number.
+    /// - Throwing from `body` makes the SQL statement fail with the error's description.
+    public func registerFunction(
+        _ name: String, argumentCount: Int32, deterministic: Bool = true,
+        _ body: @escaping ([SQLiteValue]) throws -> SQLiteValue
+    ) throws(SQLiteError) {
+        let box = FunctionBox(body)
+        functions.append(box)
+        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
+        let rc = sqlite3_create_function_v2(
+            handle, name, argumentCount, flags, Unmanaged.passUnretained(box).toOpaque(),
+            { context, count, arguments in
+                guard let context, let data = sqlite3_user_data(context) else { return }
+                let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()
+                let values = (0..<Int(count)).map { i in SQLiteValue(sqlite: arguments?[i]) }
+                do {
+                    sqlite3_result(context, try box.body(values))
+                } catch {
+                    sqlite3_result_error(context, "\(error)", -1)
+                }
+            }, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
+    }
+
+    // MARK: - Schema
+
+    /// Whether a table with this name exists.
+    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
+    }
+}
+
+/// Keeps a Swift function alive for as long as SQLite may call it.
+private final class FunctionBox {
+    let body: ([SQLiteValue]) throws -> SQLiteValue
+    init(_ body: @escaping ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
+}
+
+extension SQLiteValue {
+    init(sqlite value: OpaquePointer?) {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_value_bytes(value))
+            self = sqlite3_value_text(value).map {
+                .text(String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self))
+            } ?? .text("")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_value_bytes(value))
+            self = sqlite3_value_blob(value).map { .blob(Data(bytes: $0, count: count)) } ?? .blob(Data())
+        default: self = .null
+        }
+    }
+}
+
+private func sqlite3_result(_ context: OpaquePointer, _ value: SQLiteValue) {
+    switch value {
+    case .null: sqlite3_result_null(context)
+    case .integer(let v): sqlite3_result_int64(context, v)
+    case .real(let v): sqlite3_result_double(context, v)
+    case .text(let s): sqlite3_result_text(context, s, -1, graphstore_sqlite_transient())
+    case .blob(let d):
+        d.withUnsafeBytes { raw in
+            sqlite3_result_blob(context, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
+        }
+    }
+}

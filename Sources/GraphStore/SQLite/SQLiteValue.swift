@@ -1,0 +1,41 @@
+import Foundation
+
+/// A value as SQLite stores it: one of its five storage classes.
+///
+/// ```swift
+/// let v: SQLiteValue = .text("Dune")
+/// v.typeName   // "text"
+/// ```
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// The storage class name, as `typeof()` reports it.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .integer: "integer"
+        case .real: "real"
+        case .text: "text"
+        case .blob: "blob"
+        }
+    }
+
+    /// Whether the value is SQL NULL.
+    public var isNull: Bool { self == .null }
+}
+
+extension SQLiteValue: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let v): String(v)
+        case .real(let v): "\(v)"
+        case .text(let s): s
+        case .blob(let d): AttributeValue.dataSummary(d)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQL statement: bind parameters, step through rows, read columns.
+///
+/// Statements belong to one ``Connection`` and are reused through its statement cache;
+/// ``reset()`` makes one ready for the next execution.
+///
+/// ```swift
+/// let statement = try connection.prepare("SELECT Z_PK, ZTITLE FROM ZBOOK WHERE ZPRICE > ?")
+/// try statement.bind([.real(10)])
+/// while try statement.step() { print(statement.int64(0), statement.string(1) ?? "") }
+/// ```
+public final class Statement {
+    /// The SQL text the statement was prepared from.
+    public let sql: String
+    let handle: OpaquePointer
+    private unowned let connection: Connection
+
+    init(connection: Connection, sql: String) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let rc = sqlite3_prepare_v2(connection.handle, sql, -1, &handle, nil)
+        guard rc == SQLITE_OK, let handle else {
+            throw SQLiteError(code: rc, connection: connection.handle, sql: sql)
+        }
+        self.sql = sql
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: - Binding
+
+    /// Binds values to the parameters `?1`, `?2`, ... in order.
+    public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        for (i, value) in values.enumerated() {
+            try bind(value, at: Int32(i + 1))
+        }
+    }
+
+    /// Binds one value to a 1-based parameter index.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(handle, index)
+        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
+        case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, graphstore_sqlite_transient())
+        case .blob(let d):
+            rc = d.withUnsafeBytes { raw in
+                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
+            }
+        }
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: connection.handle, sql: sql) }
+    }
+
+    /// Binds an integer without boxing it in a ``SQLiteValue`` (hot paths).
+    public func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    /// The number of parameters the statement takes.
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    // MARK: - Stepping
+
+    /// Runs to the next row. Returns true when a row is available, false when done.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = SQLiteError(code: rc, connection: connection.handle, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Resets the statement and clears its bindings, ready to run again.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds, runs to completion, and resets (for INSERT/UPDATE/DELETE).
+    public func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        defer { reset() }
+        try bind(values)
+        while try step() {}
+    }
+
+    // MARK: - Columns
+
+    /// The number of result columns.
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of a result column.
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The names of all result columns.
+    public var columnNames: [String] { (0..<columnCount).map(columnName) }
+
+    /// Whether a column of the current row is NULL.
+    public func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+
+    /// A column as an integer (SQLite's conversion rules apply).
+    public func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// A column as a double (SQLite's conversion rules apply).
+    public func double(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+
+    /// A column as text, or nil when NULL.
+    public func string(_ index: Int) -> String? {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// A column as bytes, or nil when NULL.
+    public func data(_ index: Int) -> Data? {
+        let i = Int32(index)
+        guard sqlite3_column_type(handle, i) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, i))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, i) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// A column with its storage class preserved.
+    public func value(_ index: Int) -> SQLiteValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        case SQLITE_TEXT: return .text(string(index) ?? "")
+        case SQLITE_BLOB: return .blob(data(index) ?? Data())
+        default: return .null
+        }
+    }
+
+    /// All columns of the current row.
+    public func row() -> [SQLiteValue] { (0..<columnCount).map(value) }
+}

@@ -1,0 +1,132 @@
+/// One row of `Z_PRIMARYKEY`: an entity's number, name, parent number and key counter.
+public struct EntityRecord: Sendable, Hashable {
+    /// `Z_ENT`.
+    public var number: Int
+    /// `Z_NAME`, the entity name as the store recorded it.
+    public var name: String
+    /// `Z_SUPER`: the parent entity's number, or 0.
+    public var superNumber: Int
+    /// `Z_MAX`: the highest primary key handed out (kept on the root's row).
+    public var max: Int64
+}
+
+/// Where an attribute lives: its column, or none for a transient attribute.
+public struct AttributeMapping: Sendable, Hashable {
+    /// The attribute.
+    public var attribute: AttributeDescription
+    /// The column in the entity's table, nil when transient.
+    public var column: String?
+}
+
+/// A many-to-many relationship's join table, seen from one side.
+public struct JoinTable: Sendable, Hashable {
+    /// The table (`Z_1BOOKS`).
+    public var table: String
+    /// The column holding the source object's `Z_PK`.
+    public var sourceColumn: String
+    /// The column holding the destination object's `Z_PK`.
+    public var destinationColumn: String
+    /// The `Z_FOK_` column ordering destinations within one source, when ordered.
+    public var orderColumn: String?
+    /// The `Z_FOK_` column of the inverse side, when that side is ordered.
+    public var inverseOrderColumn: String?
+}
+
+/// How a relationship is stored.
+public enum RelationshipStorage: Sendable, Hashable {
+    /// A to-one: the destination's `Z_PK` in `column`; its `Z_ENT` in `entityColumn` when the
+    /// destination has sub-entities; this object's position in an ordered inverse in `orderColumn`.
+    case foreignKey(column: String, entityColumn: String?, orderColumn: String?)
+    /// A to-many whose inverse is a to-one: the destination rows in `table` whose `column`
+    /// holds this object's key, ordered by `orderColumn` when ordered.
+    case inverseForeignKey(table: String, column: String, entityColumn: String?, orderColumn: String?)
+    /// A many-to-many: rows of a join table.
+    case joinTable(JoinTable)
+    /// Not stored: transient, or a shape the store cannot hold (the reason says which).
+    case notStored(reason: String)
+}
+
+/// A relationship and how it is stored.
+public struct RelationshipMapping: Sendable, Hashable {
+    /// The relationship.
+    public var relationship: RelationshipDescription
+    /// How it is stored.
+    public var storage: RelationshipStorage
+}
+
+/// How one entity maps onto the store: its number, table, and a column for each property.
+///
+/// Mappings are made once when a store opens (read from the store's own schema) or is
+/// created (computed with Core Data's naming rules), and are immutable after that.
+///
+/// ```swift
+/// let book = try store.mapping(for: "Book")
+/// book.table                                   // "ZBOOK"
+/// book.attribute(named: "title")?.column       // "ZTITLE"
+/// ```
+public final class EntityMapping: Sendable {
+    /// The entity as the model declares it.
+    public let entity: EntityDescription
+    /// `Z_ENT`.
+    public let number: Int
+    /// The parent entity's number, or 0.
+    public let superNumber: Int
+    /// The inheritance root's name.
+    public let rootName: String
+    /// The root's table, which holds this entity's rows.
+    public let table: String
+    /// This entity's number and those of all its descendants.
+    public let numbersWithDescendants: [Int]
+    /// Whether the table holds only this entity and its descendants (no filter on `Z_ENT` needed).
+    public let ownsWholeTable: Bool
+    /// All attributes, inherited first, transient ones included.
+    public let attributes: [AttributeMapping]
+    /// All relationships, inherited first.
+    public let relationships: [RelationshipMapping]
+    private let attributeIndex: [String: Int]
+    private let relationshipIndex: [String: Int]
+
+    /// The entity name.
+    public var name: String { entity.name }
+
+    init(
+        entity: EntityDescription, number: Int, superNumber: Int, rootName: String, table: String,
+        numbersWithDescendants: [Int], ownsWholeTable: Bool,
+        attributes: [AttributeMapping], relationships: [RelationshipMapping]
+    ) {
+        self.entity = entity
+        self.number = number
+        self.superNumber = superNumber
+        self.rootName = rootName
+        self.table = table
+        self.numbersWithDescendants = numbersWithDescendants
+        self.ownsWholeTable = ownsWholeTable
+        self.attributes = attributes
+        self.relationships = relationships
+        self.attributeIndex = Dictionary(attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.relationshipIndex = Dictionary(relationships.enumerated().map { ($1.relationship.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The position of an attribute in ``attributes``.
+    public func attributeIndex(of name: String) -> Int? { attributeIndex[name] }
+
+    /// The position of a relationship in ``relationships``.
+    public func relationshipIndex(of name: String) -> Int? { relationshipIndex[name] }
+
+    /// The attribute mapping with this name.
+    public func attribute(named name: String) -> AttributeMapping? { attributeIndex[name].map { attributes[$0] } }
+
+    /// The relationship mapping with this name.
+    public func relationship(named name: String) -> RelationshipMapping? {
+        relationshipIndex[name].map { relationships[$0] }
+    }
+
+    /// The columns a row of this entity is read from, after `Z_PK, Z_ENT, Z_OPT`:
+    /// attribute columns, then each to-one's key, entity and order columns.
+    public var rowColumns: [String] {
+        attributes.compactMap(\.column) + relationships.flatMap { mapping -> [String] in
+            guard case .foreignKey(let column, let entityColumn, let orderColumn) = mapping.storage else { return [] }
+            return [column] + [entityColumn, orderColumn].compactMap { $0 }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// Reading rows: objects by key, entity families for fetches, relationship destinations.
+extension PersistentStore {
+    /// Reads one object's row, or nil when no row has that key and entity.
+    public func row(of mapping: EntityMapping, primaryKey: Int64) throws(StoreError) -> StoredRow? {
+        let reader = RowReader(family: [mapping])
+        let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0 WHERE t0.Z_PK = ?"
+        do {
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            statement.bind(primaryKey, at: 1)
+            guard try statement.step() else { return nil }
+            return reader.read(statement)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// Streams the rows of an entity (and its sub-entities, unless `exactEntity`), in key
+    /// order, without holding them all in memory.
+    public func forEachRow(
+        of mapping: EntityMapping, exactEntity: Bool = false, limit: Int? = nil, offset: Int = 0,
+        _ body: (StoredRow) throws -> Void
+    ) throws {
+        let family = exactEntity ? [mapping] : self.family(of: mapping)
+        let reader = RowReader(family: family)
+        var sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0"
+        var arguments: [SQLiteValue] = []
+        if exactEntity || !mapping.ownsWholeTable {
+            let numbers = family.map(\.number)
+            sql += " WHERE t0.Z_ENT IN (\(placeholders(numbers.count)))"
+            arguments = numbers.map { .integer(Int64($0)) }
+        }
+        sql += " ORDER BY t0.Z_PK"
+        if limit != nil || offset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        }
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {
+            if let row = reader.read(statement) { try body(row) }
+        }
+    }
+
+    /// The keys and entity numbers of a to-many relationship's destinations, in order.
+    public func destinations(of relationship: RelationshipMapping, from source: Int64) throws(StoreError) -> [(primaryKey: Int64, entityNumber: Int)] {
+        let destination = try mapping(for: relationship.relationship.destination)
+        let sql: String
+        switch relationship.storage {
+        case .inverseForeignKey(let table, let column, _, let orderColumn):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?" + (orderColumn.map { " ORDER BY \($0), Z_PK" } ?? " ORDER BY Z_PK")
+        case .joinTable(let join):
+            sql = "SELECT t.Z_PK, t.Z_ENT FROM \(join.table) j JOIN \(destination.table) t ON t.Z_PK = j.\(join.destinationColumn)"
+                + " WHERE j.\(join.sourceColumn) = ?" + (join.orderColumn.map { " ORDER BY j.\($0), t.Z_PK" } ?? " ORDER BY t.Z_PK")
+        case .foreignKey, .notStored:
+            return []
+        }
+        do {
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            statement.bind(source, at: 1)
+            var result: [(Int64, Int)] = []
+            while try statement.step() {
+                result.append((statement.int64(0), Int(statement.int64(1))))
+            }
+            return result
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+
+    /// The entity number of the row with this key in a table, or nil if there is none
+    /// (used to resolve to-one keys that have no `Z<n>_` companion column).
+    public func entityNumber(inTable table: String, primaryKey: Int64) throws(StoreError) -> Int? {
+        do {
+            return try connection.scalar("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [.integer(primaryKey)])?.integer.map(Int.init)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Writing rows: key allocation, inserts, updates with optimistic locking, deletes, and
+/// join-table membership. Every call is meant to run inside ``transaction(_:)``.
+extension PersistentStore {
+    /// Runs `body` in one SQLite transaction (`BEGIN IMMEDIATE` … `COMMIT`).
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        return try connection.transaction(body)
+    }
+
+    /// Hands out `count` new primary keys for an inheritance root, from its `Z_MAX`, and
+    /// records the new maximum. A `Z_MAX` below the largest stored key (seen in the wild)
+    /// is repaired by starting above the largest key.
+    public func allocatePrimaryKeys(root: EntityMapping, count: Int) throws -> ClosedRange<Int64> {
+        guard var record = records[root.number] else { throw StoreError.unknownEntity(root.name) }
+        let stored = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))])?.integer ?? record.max
+        let top = try connection.scalar("SELECT MAX(Z_PK) FROM \(root.table)")?.integer ?? 0
+        let start = max(stored, top) + 1
+        let end = start + Int64(count) - 1
+        try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+            .execute([.integer(end), .integer(Int64(root.number))])
+        record.max = end
+        records[root.number] = record
+        return start...end
+    }
+
+    /// Inserts a new row: `values` follow ``EntityMapping/rowColumns``.
+    public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, values: [SQLiteValue]) throws {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + mapping.rowColumns
+        let sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        statement.bind(primaryKey, at: 1)
+        statement.bind(Int64(mapping.number), at: 2)
+        statement.bind(1, at: 3)
+        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 4)) }
+        try statement.step()
+    }
+
+    /// Updates a row and bumps its version, failing if the row's version is no longer
+    /// `version` (someone else changed or deleted it).
+    public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, values: [SQLiteValue]) throws {
+        let assignments = (["Z_OPT"] + mapping.rowColumns).map { "\($0) = ?" }.joined(separator: ", ")
+        let sql = "UPDATE \(mapping.table) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?"
+        let statement = try connection.cachedStatement(sql)
+        try statement.execute([.integer(version + 1)] + values + [.integer(primaryKey), .integer(version)])
+        guard connection.changes == 1 else {
+            throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
+        }
+    }
+
+    /// Deletes a row, failing if its version is no longer `version`.
+    public func deleteRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64) throws {
+        try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE Z_PK = ? AND Z_OPT = ?")
+            .execute([.integer(primaryKey), .integer(version)])
+        guard connection.changes == 1 else {
+            throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
+        }
+    }
+
+    /// Replaces the join rows of one source object with `members` (in order).
+    /// `inverseOrders` gives, per member, the source's position in the member's ordered
+    /// inverse, when that side is ordered.
+    public func replaceJoinRows(_ join: JoinTable, source: Int64, members: [Int64], inverseOrders: [Int64?]) throws {
+        try connection.cachedStatement("DELETE FROM \(join.table) WHERE \(join.sourceColumn) = ?").execute([.integer(source)])
+        var columns = [join.sourceColumn, join.destinationColumn]
+        if let order = join.orderColumn { columns.append(order) }
+        if let inverseOrder = join.inverseOrderColumn { columns.append(inverseOrder) }
+        let sql = "INSERT OR REPLACE INTO \(join.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
+        let statement = try connection.cachedStatement(sql)
+        for (i, member) in members.enumerated() {
+            var values: [SQLiteValue] = [.integer(source), .integer(member)]
+            if join.orderColumn != nil { values.append(.integer(PersistentStore.orderValue(at: i))) }
+            if join.inverseOrderColumn != nil {
+                values.append(inverseOrders[i].map(SQLiteValue.integer) ?? .null)
+            }
+            try statement.execute(values)
+        }
+    }
+
+    /// Removes every join row that names this object on either side (when it is deleted).
+    public func removeJoinRows(_ join: JoinTable, object: Int64) throws {
+        try connection.cachedStatement("DELETE FROM \(join.table) WHERE \(join.sourceColumn) = ?").execute([.integer(object)])
+    }
+
+    /// The `Z_FOK_` value of position `index` in an ordered relationship: Core Data writes
+    /// fresh sequences as 2048, 3072, 4096, ...
+    public static func orderValue(at index: Int) -> Int64 { Int64(index + 2) * 1024 }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Converts attribute values to and from SQLite storage, the way Core Data stores them:
+/// dates as seconds since 2001-01-01, booleans as 0/1, UUIDs as 16 bytes, URIs as text,
+/// decimals as reals.
+///
+/// ```swift
+/// RowCodec.encode(.date(Date(timeIntervalSinceReferenceDate: 60)), as: .date)   // .real(60)
+/// try RowCodec.decode(.integer(1), as: .boolean)                                 // .bool(true)
+/// ```
+public enum RowCodec {
+    /// Why a stored value cannot be read as its attribute's type.
+    public struct DecodingFailure: Error, Sendable, Hashable {
+        /// What was found (`text "abc"`).
+        public var found: String
+        /// What was expected (`Integer 32`).
+        public var expected: String
+    }
+
+    /// The SQLite value stored for an attribute value.
+    public static func encode(_ value: AttributeValue?, as type: AttributeType) -> SQLiteValue {
+        guard let value else { return .null }
+        switch value {
+        case .integer(let v): return type.isInteger || type == .boolean ? .integer(v) : .real(Double(v))
+        case .double(let v): return type.isInteger ? .integer(Int64(v)) : .real(v)
+        case .decimal(let v): return .real(NSDecimalNumber(decimal: v).doubleValue)
+        case .string(let s): return .text(s)
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
+        case .data(let d): return .blob(d)
+        case .uuid(let u): return .blob(withUnsafeBytes(of: u.uuid) { Data($0) })
+        case .uri(let u): return .text(u.absoluteString)
+        }
+    }
+
+    /// The attribute value for a stored SQLite value.
+    public static func decode(_ value: SQLiteValue, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
+        if case .null = value { return nil }
+        switch (type, value) {
+        case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)):
+            return .integer(v)
+        case (.integer16, .real(let v)), (.integer32, .real(let v)), (.integer64, .real(let v)):
+            guard v.rounded() == v, abs(v) < 9.2e18 else { throw failure(value, type) }
+            return .integer(Int64(v))
+        case (.boolean, .integer(let v)): return .bool(v != 0)
+        case (.boolean, .real(let v)): return .bool(v != 0)
+        case (.double, .real(let v)), (.float, .real(let v)): return .double(v)
+        case (.double, .integer(let v)), (.float, .integer(let v)): return .double(Double(v))
+        case (.decimal, .real(let v)): return .decimal(Decimal(v))
+        case (.decimal, .integer(let v)): return .decimal(Decimal(v))
+        case (.decimal, .text(let s)):
+            guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else { throw failure(value, type) }
+            return .decimal(d)
+        case (.date, .real(let v)): return .date(Date(timeIntervalSinceReferenceDate: v))
+        case (.date, .integer(let v)): return .date(Date(timeIntervalSinceReferenceDate: Double(v)))
+        case (.string, .text(let s)): return .string(s)
+        case (.uri, .text(let s)):
+            guard let url = URL(string: s) else { throw failure(value, type) }
+            return .uri(url)
+        case (.uuid, .blob(let d)):
+            guard d.count == 16 else { throw failure(value, type) }
+            let b = [UInt8](d)
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        case (.uuid, .text(let s)):
+            guard let u = UUID(uuidString: s) else { throw failure(value, type) }
+            return .uuid(u)
+        case (.binaryData, .blob(let d)), (.transformable, .blob(let d)), (.undefined, .blob(let d)),
+            (.objectID, .blob(let d)), (.composite, .blob(let d)):
+            return .data(d)
+        default:
+            throw failure(value, type)
+        }
+    }
+
+    private static func failure(_ value: SQLiteValue, _ type: AttributeType) -> DecodingFailure {
+        let shown: String
+        switch value {
+        case .text(let s): shown = "text \"\(s.prefix(40))\""
+        case .blob(let d): shown = "a \(d.count)-byte blob"
+        default: shown = "\(value.typeName) \(value)"
+        }
+        return DecodingFailure(found: shown, expected: type.xcodeName)
+    }
+
+    /// Whether a value fits an attribute type (checked when a value is set).
+    public static func fits(_ value: AttributeValue, _ type: AttributeType) -> Bool {
+        switch (type, value) {
+        case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)):
+            return type.integerRange?.contains(v) ?? true
+        case (.boolean, .bool), (.boolean, .integer): return true
+        case (.double, .double), (.float, .double), (.double, .integer), (.float, .integer): return true
+        case (.decimal, .decimal), (.decimal, .double), (.decimal, .integer): return true
+        case (.string, .string), (.date, .date), (.uuid, .uuid), (.uri, .uri): return true
+        case (.binaryData, .data), (.transformable, .data), (.undefined, _), (.objectID, .data), (.composite, .data): return true
+        default: return false
+        }
+    }
+
+    /// The value converted to the attribute's own representation (an integer given for a
+    /// Double attribute becomes a double, and so on).
+    public static func normalize(_ value: AttributeValue, _ type: AttributeType) -> AttributeValue {
+        switch (type, value) {
+        case (.double, .integer(let v)), (.float, .integer(let v)): .double(Double(v))
+        case (.float, .double(let v)): .double(Double(Float(v)))
+        case (.boolean, .integer(let v)): .bool(v != 0)
+        case (.decimal, .integer(let v)): .decimal(Decimal(v))
+        case (.decimal, .double(let v)): .decimal(Decimal(v))
+        default: value
+        }
+    }
+}

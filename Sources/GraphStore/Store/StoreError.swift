@@ -1,0 +1,89 @@
+/// Why a store could not be opened, created, read or written.
+///
+/// Each case names the file, entity, column or value at fault and says why, so the
+/// message can be shown to a user as it is.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file does not exist.
+    case fileNotFound(path: String)
+    /// The file exists but is not an SQLite database (or is truncated or damaged).
+    case notADatabase(path: String, reason: String)
+    /// The file is an SQLite database but not in Core Data's layout.
+    case notCoreData(path: String, missing: [String])
+    /// The store cannot be created because a file is already there.
+    case alreadyExists(path: String)
+    /// The store's bookkeeping tables hold something unreadable.
+    case malformedStore(path: String, reason: String)
+    /// The model and the store disagree; each line says where and how.
+    case modelMismatch(path: String, differences: [String])
+    /// The store was opened read-only and a write was asked for.
+    case readOnly(path: String)
+    /// A stored value cannot be read as its attribute's type.
+    case malformedValue(entity: String, primaryKey: Int64, key: String, column: String, found: String, expected: String)
+    /// A value of the wrong type was given for an attribute.
+    case typeMismatch(entity: String, key: String, expected: AttributeType, found: String)
+    /// The entity is not in the model.
+    case unknownEntity(String)
+    /// The key is neither an attribute nor a relationship of the entity.
+    case unknownKey(entity: String, key: String)
+    /// An object was asked for that does not exist in the store.
+    case objectNotFound(String)
+    /// An abstract entity cannot have instances.
+    case abstractEntity(String)
+    /// A row changed in the store since it was read (Core Data's 133020).
+    case optimisticLockingFailure(entity: String, primaryKey: Int64, expectedVersion: Int64)
+    /// An object from another context or store was used.
+    case foreignObject(String)
+    /// SQLite failed underneath.
+    case sqlite(SQLiteError)
+
+    /// Core Data's error code for this failure, where one exists.
+    public var code: Int {
+        switch self {
+        case .fileNotFound, .notADatabase, .notCoreData, .malformedStore: 134080
+        case .modelMismatch: 134100
+        case .optimisticLockingFailure: 133020
+        case .objectNotFound: 133000
+        case .foreignObject: 133010
+        case .sqlite: 134180
+        case .readOnly, .alreadyExists: 134030
+        case .malformedValue, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path):
+            "\(path): no such file"
+        case .notADatabase(let path, let reason):
+            "\(path): not an SQLite database (\(reason))"
+        case .notCoreData(let path, let missing):
+            "\(path): an SQLite database, but not a Core Data store: no \(missing.joined(separator: " or ")) table"
+        case .alreadyExists(let path):
+            "\(path): a file already exists there"
+        case .malformedStore(let path, let reason):
+            "\(path): damaged Core Data bookkeeping: \(reason)"
+        case .modelMismatch(let path, let differences):
+            "\(path): the model does not match the store:\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
+        case .readOnly(let path):
+            "\(path): opened read-only; writing needs --write"
+        case .malformedValue(let entity, let pk, let key, let column, let found, let expected):
+            "\(entity) p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
+        case .typeMismatch(let entity, let key, let expected, let found):
+            "\(entity).\(key) is \(expected.xcodeName); \(found) does not fit"
+        case .unknownEntity(let name):
+            "no entity named \(name)"
+        case .unknownKey(let entity, let key):
+            "entity \(entity) has no attribute or relationship named \(key)"
+        case .objectNotFound(let id):
+            "no object \(id) in the store"
+        case .abstractEntity(let name):
+            "entity \(name) is abstract and cannot have instances"
+        case .optimisticLockingFailure(let entity, let pk, let version):
+            "\(entity) p\(pk) was changed by someone else since it was read (expected version \(version))"
+        case .foreignObject(let id):
+            "object \(id) belongs to another context"
+        case .sqlite(let error):
+            error.description
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// One stored object as read from its table: bookkeeping columns, decoded attributes and
+/// to-one keys, aligned with its entity mapping.
+public struct StoredRow: Sendable {
+    /// `Z_PK`.
+    public var primaryKey: Int64
+    /// `Z_ENT`: the row's concrete entity number.
+    public var entityNumber: Int
+    /// `Z_OPT`: the row's version.
+    public var version: Int64
+    /// The concrete entity's mapping.
+    public var mapping: EntityMapping
+    /// One value per ``EntityMapping/attributes`` entry (nil for transient attributes).
+    public var attributes: [AttributeValue?]
+    /// One entry per ``EntityMapping/relationships`` entry: the to-one destination's
+    /// key, entity number and order value; nil for to-many relationships or an empty to-one.
+    public var toOne: [ForeignKey?]
+    /// Values that could not be decoded, with the reason (reported, never crashed on).
+    public var problems: [StoreError]
+
+    /// A stored to-one reference.
+    public struct ForeignKey: Sendable, Hashable {
+        /// The destination's `Z_PK`.
+        public var primaryKey: Int64
+        /// The destination's `Z_ENT`, from the `Z<n>_` column when there is one.
+        public var entityNumber: Int?
+        /// The `Z_FOK_` order value, when the inverse is ordered.
+        public var order: Int64?
+    }
+}
+
+/// Reads rows of an entity family from one SELECT: the union of the family's columns,
+/// with, for each concrete entity, where its own columns sit in the result.
+struct RowReader {
+    let columns: [String]
+    private let positions: [Int: [Int]]
+    private let mappings: [Int: EntityMapping]
+
+    init(family: [EntityMapping]) {
+        var columns: [String] = []
+        var index: [String: Int] = [:]
+        var positions: [Int: [Int]] = [:]
+        var mappings: [Int: EntityMapping] = [:]
+        for mapping in family {
+            positions[mapping.number] = mapping.rowColumns.map { column in
+                if let i = index[column.uppercased()] { return i }
+                columns.append(column)
+                index[column.uppercased()] = columns.count - 1
+                return columns.count - 1
+            }
+            mappings[mapping.number] = mapping
+        }
+        self.columns = columns
+        self.positions = positions
+        self.mappings = mappings
+    }
+
+    /// `Z_PK, Z_ENT, Z_OPT, <columns>` qualified with a table alias.
+    func selectList(alias: String) -> String {
+        (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
+
+    /// Decodes the current row of a statement whose first columns are this reader's.
+    func read(_ statement: Statement, offset: Int = 0) -> StoredRow? {
+        let number = Int(statement.int64(offset + 1))
+        guard let mapping = mappings[number], let positions = positions[number] else { return nil }
+        let pk = statement.int64(offset)
+        var row = StoredRow(
+            primaryKey: pk, entityNumber: number, version: statement.int64(offset + 2), mapping: mapping,
+            attributes: [], toOne: [], problems: [])
+        row.attributes.reserveCapacity(mapping.attributes.count)
+        var p = 0
+        for a in mapping.attributes {
+            guard let column = a.column else {
+                row.attributes.append(nil)
+                continue
+            }
+            let raw = statement.value(offset + 3 + positions[p])
+            p += 1
+            do {
+                row.attributes.append(try RowCodec.decode(raw, as: a.attribute.type))
+            } catch {
+                row.attributes.append(nil)
+                row.problems.append(.malformedValue(
+                    entity: mapping.name, primaryKey: pk, key: a.attribute.name, column: column,
+                    found: error.found, expected: error.expected))
+            }
+        }
+        for r in mapping.relationships {
+            guard case .foreignKey(_, let entityColumn, let orderColumn) = r.storage else {
+                row.toOne.append(nil)
+                continue
+            }
+            let keyIndex = offset + 3 + positions[p]
+            p += 1
+            var key: StoredRow.ForeignKey?
+            if !statement.isNull(keyIndex) {
+                key = StoredRow.ForeignKey(primaryKey: statement.int64(keyIndex), entityNumber: nil, order: nil)
+            }
+            if entityColumn != nil {
+                let i = offset + 3 + positions[p]
+                p += 1
+                if !statement.isNull(i) { key?.entityNumber = Int(statement.int64(i)) }
+            }
+            if orderColumn != nil {
+                let i = offset + 3 + positions[p]
+                p += 1
+                if !statement.isNull(i) { key?.order = statement.int64(i) }
+            }
+            row.toOne.append(key)
+        }
+        return row
+    }
+}

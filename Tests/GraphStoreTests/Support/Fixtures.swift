@@ -1,0 +1,70 @@
+import Foundation
+import GraphStore
+
+/// Models and files shared by the tests.
+enum Fixtures {
+    /// The BookStore model of "Pro iOS Persistence": BookCategory 1—* Book, Book 1—* Page (ordered).
+    static func bookStoreModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("BookCategory") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("books", to: "Book", inverse: "category", toMany: true).deleteRule(.cascade)
+            }
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("price", .float)
+                RelationshipDescription("category", to: "BookCategory", inverse: "books")
+                RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true).deleteRule(.cascade)
+            }
+            EntityDescription("Page") {
+                AttributeDescription("text", .string)
+                RelationshipDescription("book", to: "Book", inverse: "pages")
+            }
+        }
+    }
+
+    /// A fresh directory under the system's temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A path for a new store in a fresh directory.
+    static func newStorePath(_ name: String = "store.sqlite") throws -> String {
+        try temporaryDirectory().appendingPathComponent(name).path
+    }
+
+    /// The shared corpus folder (`../shared/corpus` beside the package), if present.
+    static var corpus: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The corpus, or nil after printing that the test skipped; under
+    /// `GRAPHSTORE_REQUIRE_CORPUS=1` a missing corpus is an error.
+    static func requireCorpus(_ test: String) throws -> URL? {
+        if let corpus { return corpus }
+        if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" {
+            throw CorpusMissing(test: test)
+        }
+        print("skipped \(test): ../shared/corpus is not present")
+        return nil
+    }
+
+    struct CorpusMissing: Error, CustomStringConvertible {
+        var test: String
+        var description: String { "\(test): ../shared/corpus is required (GRAPHSTORE_REQUIRE_CORPUS=1) but missing" }
+    }
+
+    /// SHA-like fingerprint of a file and its -wal/-shm (contents and sizes), to prove nothing changed.
+    static func fingerprint(_ path: String) -> [String: Data] {
+        var result: [String: Data] = [:]
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            if let data = FileManager.default.contents(atPath: path + suffix) { result[suffix] = data }
+        }
+        return result
+    }
+}
