@@ -6,6 +6,11 @@
 
 // el_set, el_get and history are variadic, which Swift cannot call: one small wrapper per use.
 typedef char *(*graphstore_prompt_fn)(EditLine *);
+
+/// el_init on the process's standard streams (Swift 6 cannot touch the C globals stdin/stdout).
+static inline EditLine *graphstore_el_init(const char *program) {
+    return el_init(program, stdin, stdout, stderr);
+}
 typedef unsigned char (*graphstore_command_fn)(EditLine *, int);
 
 static inline int graphstore_el_set_prompt(EditLine *el, graphstore_prompt_fn fn) {

@@ -1,1 +1,126 @@
+import Foundation
 import GraphStore
+
+/// The `graphstore` REPL's engine: the open store, output settings, and the commands.
+///
+/// It talks to the library only through `GraphStore`'s public API. Lines come from a
+/// terminal, a pipe, a file or `-c`; results go to `output`, messages to `diagnostics`.
+///
+/// ```swift
+/// let shell = Shell(output: { print($0, terminator: "") }, diagnostics: { FileHandle.standardError.write(Data($0.utf8)) })
+/// try shell.open(path: "examples/BookStore/BookStore.sqlite")
+/// try shell.execute(".entities")
+/// ```
+public final class Shell {
+    /// The open store, if any.
+    public private(set) var store: PersistentStore?
+    /// The context on the open store.
+    public private(set) var context: ManagedObjectContext?
+    /// Output mode and friends.
+    public var settings = OutputSettings()
+    /// Whether writes are allowed (`--write`).
+    public var writeEnabled: Bool
+    /// Set by `.quit`.
+    public private(set) var shouldQuit = false
+    /// Where results go.
+    public var output: (String) -> Void
+    /// Where messages go.
+    public let diagnostics: (String) -> Void
+    /// The commands, in `.help` order.
+    public private(set) var commands: [ShellCommand] = []
+    private var commandsByName: [String: Int] = [:]
+
+    /// Creates a shell with the built-in commands.
+    public init(writeEnabled: Bool = false, output: @escaping (String) -> Void, diagnostics: @escaping (String) -> Void) {
+        self.writeEnabled = writeEnabled
+        self.output = output
+        self.diagnostics = diagnostics
+        for command in BuiltinCommands.all { add(command) }
+    }
+
+    /// Adds (or replaces) a command.
+    public func add(_ command: ShellCommand) {
+        if let i = commandsByName[command.name] {
+            commands[i] = command
+        } else {
+            commands.append(command)
+        }
+        let index = commandsByName[command.name] ?? commands.count - 1
+        for name in [command.name] + command.aliases { commandsByName[name.lowercased()] = index }
+    }
+
+    /// The command with this name or alias.
+    public func command(named name: String) -> ShellCommand? {
+        commandsByName[name.lowercased()].map { commands[$0] }
+    }
+
+    // MARK: - Store
+
+    /// Opens a store (read-only unless writes are enabled), with a model file or without.
+    public func open(path: String, modelPath: String? = nil) throws {
+        let store: PersistentStore
+        do {
+            if let modelPath {
+                let model = try ModelFiles.load(path: modelPath)
+                store = try PersistentStore(path: path, model: model, origin: .file(modelPath), readOnly: !writeEnabled)
+            } else {
+                store = try PersistentStore(path: path, readOnly: !writeEnabled)
+            }
+        } catch {
+            throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
+        }
+        self.store = store
+        self.context = ManagedObjectContext(store: store)
+    }
+
+    /// The open store, or an error saying none is open.
+    public func requireStore() throws -> PersistentStore {
+        guard let store else { throw ShellError("no store is open; use .open STORE") }
+        return store
+    }
+
+    /// The context of the open store.
+    public func requireContext() throws -> ManagedObjectContext {
+        guard let context else { throw ShellError("no store is open; use .open STORE") }
+        return context
+    }
+
+    /// The mapping of an entity of the open store, or an error listing the entities.
+    public func mapping(_ name: String) throws -> EntityMapping {
+        let store = try requireStore()
+        if let mapping = try? store.mapping(for: name) { return mapping }
+        if let match = store.allMappings.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            return match
+        }
+        throw ShellError("no entity named \(name); entities: \(store.allMappings.map(\.name).joined(separator: ", "))")
+    }
+
+    // MARK: - Running
+
+    /// Runs one command line. Empty lines and `--` comments do nothing.
+    public func execute(_ line: String) throws {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("--"), !trimmed.hasPrefix("#") else { return }
+        let nameEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
+        let name = String(trimmed[..<nameEnd])
+        let rest = trimmed[nameEnd...].drop(while: \.isWhitespace)
+        guard let command = command(named: name) else {
+            throw ShellError("unknown command \(name); .help lists the commands")
+        }
+        if command.writes, !writeEnabled {
+            throw ShellError("\(command.name) changes data; open the store with --write to allow it")
+        }
+        try command.run(self, try CommandLineSplitter.words(rest), rest)
+    }
+
+    /// Streams a result to the output in the current mode.
+    public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
+        let writer = ResultWriter(settings: settings, write: output)
+        writer.begin(columns: columns)
+        defer { writer.end() }
+        try produce(writer)
+    }
+
+    /// Asks the shell to stop after this command.
+    public func quit() { shouldQuit = true }
+}

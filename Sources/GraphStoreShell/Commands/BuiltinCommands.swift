@@ -1,0 +1,11 @@
+/// Every command the shell starts with, in `.help` order.
+enum BuiltinCommands {
+    static let all: [ShellCommand] = [
+        OpenCommand.command,
+        EntitiesCommand.command,
+        SchemaCommand.command,
+        RowsCommand.command,
+        HelpCommand.command,
+        QuitCommand.command,
+    ]
+}

@@ -1,0 +1,50 @@
+import GraphStore
+
+/// `.rows ENTITY [LIMIT]`: the raw rows of an entity's table with every column decoded.
+enum RowsCommand {
+    static let command = ShellCommand(
+        ".rows", usage: ".rows ENTITY [LIMIT]",
+        summary: "raw rows: Z_PK, Z_ENT, Z_OPT and every column decoded (dates ISO 8601, UUIDs as text, blobs as size + prefix)",
+        example: ".rows Book 10"
+    ) { shell, words, _ in
+        guard (1...2).contains(words.count) else { throw ShellError("usage: .rows ENTITY [LIMIT]") }
+        let mapping = try shell.mapping(words[0])
+        var limit: Int?
+        if words.count == 2 {
+            guard let n = Int(words[1]), n >= 0 else { throw ShellError(".rows: LIMIT must be a whole number, not \(words[1])") }
+            limit = n
+        }
+        let store = try shell.requireStore()
+        let columns = mapping.rowColumns
+        try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
+            try store.forEachRow(of: mapping, limit: limit) { row in
+                var cells: [Cell] = [.value(.integer(row.primaryKey)), .value(.integer(Int64(row.entityNumber))), .value(.integer(row.version))]
+                cells += rowCells(row, columns: columns)
+                sink.row(cells)
+            }
+        }
+    }
+
+    /// The decoded cells of a row in the order of the requested columns; a value that
+    /// cannot be decoded shows why.
+    static func rowCells(_ row: StoredRow, columns: [String]) -> [Cell] {
+        var byColumn: [String: Cell] = [:]
+        for (i, a) in row.mapping.attributes.enumerated() {
+            guard let column = a.column else { continue }
+            byColumn[column] = row.attributes[i].map(Cell.value) ?? .null
+        }
+        for problem in row.problems {
+            if case .malformedValue(_, _, _, let column, let found, let expected) = problem {
+                byColumn[column] = .text("‹unreadable: \(found), expected \(expected)›")
+            }
+        }
+        for (i, r) in row.mapping.relationships.enumerated() {
+            guard case .foreignKey(let column, let entityColumn, let orderColumn) = r.storage else { continue }
+            let key = row.toOne[i]
+            byColumn[column] = key.map { .value(.integer($0.primaryKey)) } ?? .null
+            if let entityColumn { byColumn[entityColumn] = key?.entityNumber.map { .value(.integer(Int64($0))) } ?? .null }
+            if let orderColumn { byColumn[orderColumn] = key?.order.map { .value(.integer($0)) } ?? .null }
+        }
+        return columns.map { byColumn[$0] ?? .null }
+    }
+}

@@ -1,0 +1,28 @@
+import GraphStore
+
+/// One value in a result: typed so that JSON keeps numbers as numbers and dates as text.
+public enum Cell: Sendable, Hashable {
+    case null
+    case value(AttributeValue)
+    case text(String)
+
+    /// The cell as plain text (`nullText` for NULL).
+    public func rendered(null nullText: String) -> String {
+        switch self {
+        case .null: nullText
+        case .value(let v): v.description
+        case .text(let s): s
+        }
+    }
+}
+
+/// Receives a result as it is produced: the column names, then rows one at a time, so that
+/// large results stream instead of being held in memory.
+public protocol ResultSink: AnyObject {
+    /// Starts a result with these columns.
+    func begin(columns: [String])
+    /// Adds one row (one cell per column).
+    func row(_ cells: [Cell])
+    /// Ends the result.
+    func end()
+}

@@ -1,0 +1,29 @@
+/// A command that could not run, with the message shown to the user.
+public struct ShellError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, in a sentence.
+    public var message: String
+    /// The exit code a script should end with because of it (1 unless said otherwise).
+    public var exitCode: Int32
+
+    /// Creates an error.
+    public init(_ message: String, exitCode: Int32 = ExitStatus.commandFailed) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+}
+
+/// The exit codes of `graphstore`, as documented in `--help`, the README and the manual.
+public enum ExitStatus {
+    /// Everything succeeded.
+    public static let success: Int32 = 0
+    /// A command failed.
+    public static let commandFailed: Int32 = 1
+    /// The command line was wrong.
+    public static let usage: Int32 = 2
+    /// `validate` found failures.
+    public static let validationFailures: Int32 = 3
+    /// The store could not be opened.
+    public static let storeNotOpened: Int32 = 4
+}
