@@ -41,7 +41,13 @@ struct SchemaInference {
                 }
                 let isKey = column.declaredType.uppercased() == "INTEGER"
                     && (indexed.contains("\(tableName)_\(upper)_INDEX") || companion != nil)
-                if isKey, let destination = destinationOfKey(bare: bare, companion: companion?.name, nameByNumber: nameByNumber, entityByUpper: entityByUpper) {
+                if isKey, var destination = destinationOfKey(bare: bare, companion: companion?.name, nameByNumber: nameByNumber, entityByUpper: entityByUpper) {
+                    if companion == nil, let leaf = leafDestination(for: destination, table: tableName, column: column.name, records: entityRecords) {
+                        if leaf != destination {
+                            notes.append("\(record.name).\(propertyName(bare, entityByUpper: entityByUpper)): destination guessed as \(leaf) (no Z<n>_ column, so not \(destination), which has sub-entities)")
+                        }
+                        destination = leaf
+                    }
                     let name = propertyName(bare, entityByUpper: entityByUpper)
                     toOnes.append((record.name, name, destination, columnNames.contains("Z_FOK_" + bare)))
                     entities[record.name]?.relationships.append(RelationshipDescription(name, to: destination))
@@ -55,6 +61,30 @@ struct SchemaInference {
         addManyToMany(nameByNumber: nameByNumber, to: &entities, notes: &notes)
         let model = try ManagedObjectModel(entities: order.compactMap { entities[$0] }, versionIdentifiers: [])
         return (model, notes)
+    }
+
+    /// A key column without a `Z<n>_` companion points at an entity without sub-entities.
+    /// When the name-guessed destination has sub-entities, a stored key shows which one;
+    /// with no rows, the first entity without sub-entities below it is taken.
+    private func leafDestination(for guess: String, table: String, column: String, records: [EntityRecord]) -> String? {
+        let byNumber = Dictionary(records.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        func children(_ number: Int) -> [EntityRecord] { records.filter { $0.superNumber == number } }
+        guard let guessed = records.first(where: { $0.name == guess }), !children(guessed.number).isEmpty else { return guess }
+        var root = guessed
+        while let parent = byNumber[root.superNumber] { root = parent }
+        if case .integer(let key)? = try? connection.scalar("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1"),
+            case .integer(let number)? = try? connection.scalar("SELECT Z_ENT FROM Z\(root.name.uppercased()) WHERE Z_PK = ?", [.integer(key)]),
+            let found = byNumber[Int(number)], children(found.number).isEmpty
+        {
+            return found.name
+        }
+        var stack = [guessed]
+        while let next = stack.popLast() {
+            let kids = children(next.number).sorted { $0.number > $1.number }
+            if kids.isEmpty { return next.name }
+            stack += kids
+        }
+        return guess
     }
 
     private func isCompanion(_ upper: String) -> Bool {

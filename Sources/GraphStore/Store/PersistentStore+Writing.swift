@@ -86,3 +86,11 @@ extension PersistentStore {
     /// fresh sequences as 2048, 3072, 4096, ...
     public static func orderValue(at index: Int) -> Int64 { Int64(index + 2) * 1024 }
 }
+
+extension PersistentStore {
+    /// Moves everything in the write-ahead log into the main file.
+    public func checkpoint() throws {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -59,6 +59,11 @@ enum Fixtures {
         var description: String { "\(test): ../shared/corpus is required (GRAPHSTORE_REQUIRE_CORPUS=1) but missing" }
     }
 
+    /// Whether a path is an existing regular file (not a folder).
+    static func isRegularFile(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
     /// SHA-like fingerprint of a file and its -wal/-shm (contents and sizes), to prove nothing changed.
     static func fingerprint(_ path: String) -> [String: Data] {
         var result: [String: Data] = [:]
@@ -66,5 +71,54 @@ enum Fixtures {
             if let data = FileManager.default.contents(atPath: path + suffix) { result[suffix] = data }
         }
         return result
+    }
+}
+
+extension Fixtures {
+    /// A model exercising the layout rules: inheritance (with a to-one to an entity that
+    /// has sub-entities), many-to-many, ordered to-many, a fetch index, a uniqueness
+    /// constraint, and every attribute type.
+    static func layoutModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Writer") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("favourite", to: "Book", inverse: "fans")
+            }
+            EntityDescription("Author", parent: "Writer") {
+                AttributeDescription("alias", .string)
+                RelationshipDescription("books", to: "Book", inverse: "authors", toMany: true)
+                Unique("alias")
+            }
+            EntityDescription("Book") {
+                AttributeDescription("title", .string)
+                AttributeDescription("pageCount", .integer32)
+                RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true)
+                RelationshipDescription("fans", to: "Writer", inverse: "favourite", toMany: true)
+                RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true)
+                FetchIndex("byTitle", ["title"])
+            }
+            EntityDescription("GraphicNovel", parent: "Book") {
+                AttributeDescription("artist", .string)
+            }
+            EntityDescription("Page") {
+                AttributeDescription("number", .integer16)
+                RelationshipDescription("book", to: "Book", inverse: "pages")
+            }
+            EntityDescription("feedback") {
+                AttributeDescription("int16", .integer16)
+                AttributeDescription("int32", .integer32)
+                AttributeDescription("int64", .integer64)
+                AttributeDescription("decimal", .decimal)
+                AttributeDescription("double", .double)
+                AttributeDescription("float", .float)
+                AttributeDescription("string", .string)
+                AttributeDescription("boolean", .boolean)
+                AttributeDescription("date", .date)
+                AttributeDescription("binary", .binaryData)
+                AttributeDescription("uuid", .uuid)
+                AttributeDescription("uri", .uri)
+                AttributeDescription("transformable", .transformable)
+            }
+        }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import GraphStore
+
+/// Opening: clear errors for files that are not Core Data stores, and not one byte changed.
+@Suite struct StoreOpeningTests {
+    @Test func missingFile() throws {
+        let path = try Fixtures.newStorePath("absent.sqlite")
+        #expect(throws: StoreError.fileNotFound(path: path)) { _ = try PersistentStore(path: path) }
+    }
+
+    @Test func fileThatIsNotSQLite() throws {
+        let path = try Fixtures.newStorePath("notes.txt")
+        try Data("just some text, long enough to look like a file of some size".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.notADatabase(path: path, reason: "no SQLite header")) { _ = try PersistentStore(path: path) }
+    }
+
+    @Test func truncatedStore() throws {
+        let path = try Fixtures.newStorePath()
+        let store = try PersistentStore.create(at: path, model: try Fixtures.layoutModel())
+        let context = ManagedObjectContext(store: store)
+        for i in 0..<500 { try context.insert("Page").set("number", i % 100) }
+        try context.save()
+        try store.checkpoint()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let truncated = try Fixtures.newStorePath("truncated.sqlite")
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        do {
+            _ = try PersistentStore(path: truncated)
+            Issue.record("a truncated store opened")
+        } catch {
+            guard case .notADatabase(_, let reason) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(reason.hasPrefix("truncated"))
+        }
+    }
+
+    @Test func plainSQLiteDatabaseNamesWhatIsMissing() throws {
+        let path = try Fixtures.newStorePath("plain.sqlite")
+        try Connection(path: path, mode: .create).execute("CREATE TABLE people (name TEXT)")
+        #expect(throws: StoreError.notCoreData(path: path, missing: ["Z_PRIMARYKEY", "Z_METADATA"])) {
+            _ = try PersistentStore(path: path)
+        }
+    }
+
+    @Test func notCoreDataCorpusFilesAreRefused() throws {
+        guard let corpus = try Fixtures.requireCorpus("notCoreDataCorpusFilesAreRefused") else { return }
+        let folder = corpus.appendingPathComponent("stores/_not_coredata")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+            .filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            .map { folder.appendingPathComponent($0).path }
+            .filter(Fixtures.isRegularFile)
+        #expect(files.count >= 5)
+        for file in files {
+            let before = Fixtures.fingerprint(file)
+            do {
+                _ = try PersistentStore(path: file)
+                Issue.record("\(file) opened as a Core Data store")
+            } catch {
+                switch error {
+                case .notCoreData(_, let missing): #expect(!missing.isEmpty)
+                case .notADatabase: break
+                default: Issue.record("\(file): unexpected \(error)")
+                }
+                #expect(error.description.contains(file))
+            }
+            #expect(Fixtures.fingerprint(file) == before, "\(file) changed")
+        }
+    }
+
+    @Test func openingReadOnlyChangesNoByteEvenWithAWriteAheadLog() throws {
+        let path = try Fixtures.newStorePath()
+        let model = try Fixtures.bookStoreModel()
+        let writer = try PersistentStore.create(at: path, model: model)
+        let context = ManagedObjectContext(store: writer)
+        try context.insert("Book").set("title", "In the log")
+        try context.save()
+        // The writer stays open, so the rows live only in the -wal file.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        let before = Fixtures.fingerprint(path)
+        do {
+            let reader = try PersistentStore(path: path)
+            let titles = try ManagedObjectContext(store: reader).fetch("Book").map { try $0.get("title", as: String.self) }
+            #expect(titles == ["In the log"])
+        }
+        #expect(Fixtures.fingerprint(path) == before)
+        _ = writer
+    }
+
+    @Test func openingCorpusStoresChangesNoByte() throws {
+        guard let corpus = try Fixtures.requireCorpus("openingCorpusStoresChangesNoByte") else { return }
+        let folder = corpus.appendingPathComponent("stores")
+        let stores = (FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? [])
+            .filter { !$0.hasPrefix("_not_coredata") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            .map { folder.appendingPathComponent($0).path }
+            .filter(Fixtures.isRegularFile)
+        #expect(stores.count >= 20)
+        for path in stores {
+            let before = Fixtures.fingerprint(path)
+            do {
+                let store = try PersistentStore(path: path)
+                for mapping in store.allMappings { _ = try store.count(of: mapping) }
+            }
+            #expect(Fixtures.fingerprint(path) == before, "\(path) changed")
+        }
+    }
+}
