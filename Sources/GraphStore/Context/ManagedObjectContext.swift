@@ -83,6 +83,8 @@ public final class ManagedObjectContext {
 
     private func record(_ object: ManagedObject, _ kind: ChangeKind) throws {
         guard object.managedObjectContext === self else { return }
+        // A change is written back as a whole row, so the row must be known first.
+        try object.fireFault()
         for observer in changeObservers { try observer(object, kind) }
         if object.lifecycle == .registered {
             object.takeSnapshotIfNeeded()

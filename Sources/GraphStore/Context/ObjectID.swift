@@ -44,12 +44,14 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The short form shown in messages: `Book p4` (or `Book t3` while temporary).
     public var description: String { "\(mapping.name) \(temporary ? "t" : "p")\(key)" }
 
+    /// IDs are equal when they name the same row of the same entity in the same store,
+    /// whichever context or store connection made them.
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.key == b.key && a.temporary == b.temporary && a.mapping === b.mapping
+        a.key == b.key && a.temporary == b.temporary && a.mapping.number == b.mapping.number && a.storeUUID == b.storeUUID
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
-        hasher.combine(ObjectIdentifier(mapping))
+        hasher.combine(mapping.number)
     }
 }
