@@ -36,6 +36,7 @@ let package = Package(
             name: "graphstore",
             dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GraphStore"]),

@@ -75,7 +75,7 @@ extension ManagedObject {
         if let inverseName = mapping.relationships[index].relationship.inverse {
             try destination.linkInverse(inverseName, to: self, clearing: key)
         }
-        try rawInsertToMany(index, destination.objectID, at: min(max(position, 0), current.count))
+        try rawInsertToMany(index, destination.objectID, at: position)
     }
 
     /// Removes an object from a to-many relationship; the inverse follows.
@@ -106,9 +106,7 @@ extension ManagedObject {
     func linkInverse(_ name: String, to source: ManagedObject, clearing sourceKey: String) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
         if mapping.relationships[index].relationship.isToMany {
-            if !(try loadedToMany(index).contains(source.objectID)) {
-                try rawInsertToMany(index, source.objectID, at: try loadedToMany(index).count)
-            }
+            try rawInsertToMany(index, source.objectID, at: Int.max)
             return
         }
         try fireFault()
@@ -145,21 +143,24 @@ extension ManagedObject {
         toOne[index] = id
     }
 
+    // The set is changed in place (never through a local copy), so adding to a large
+    // relationship costs O(1), not a copy of the whole set.
     func rawInsertToMany(_ index: Int, _ id: ObjectID, at position: Int) throws {
-        var set = try loadedToMany(index)
-        guard !set.contains(id) else { return }
+        guard !(try loadedToMany(index).contains(id)) else { return }
         try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        set.insert(id, at: min(position, set.count))
-        toMany[index] = set
+        let count = toMany[index]?.count ?? 0
+        if position >= count {
+            toMany[index]?.append(id)
+        } else {
+            toMany[index]?.insert(id, at: max(position, 0))
+        }
         dirtyRelationships.insert(index)
     }
 
     func rawRemoveToMany(_ index: Int, _ id: ObjectID) throws {
-        var set = try loadedToMany(index)
-        guard set.contains(id) else { return }
+        guard try loadedToMany(index).contains(id) else { return }
         try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        set.remove(id)
-        toMany[index] = set
+        toMany[index]?.remove(id)
         dirtyRelationships.insert(index)
     }
 
@@ -192,7 +193,7 @@ extension ManagedObject {
         guard destination.managedObjectContext === managedObjectContext else {
             throw StoreError.foreignObject(destination.objectID.description)
         }
-        guard let model = managedObjectContext?.store.model, model.isKind(destination.entity.name, of: relationship.destination) else {
+        guard mapping.relationships[index].destinationNumbers.contains(destination.mapping.number) else {
             throw RelationshipError.wrongDestination(
                 entity: entity.name, key: relationship.name, expected: relationship.destination, found: destination.entity.name)
         }

@@ -20,6 +20,7 @@ public final class ManagedObjectContext {
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
+    private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
     private var nextTemporaryID: Int64 = 1
 
     /// Called before every recorded change (object, key, attribute or relationship index);
@@ -48,13 +49,14 @@ public final class ManagedObjectContext {
     /// instances of a subclass.
     public func register(_ type: ManagedObject.Type, forEntity entity: String) {
         classes[entity] = type
+        classByEntityNumber = [:]
     }
 
-    private func objectClass(for entity: String) -> ManagedObject.Type {
-        for ancestor in model.ancestry(of: entity).reversed() {
-            if let type = classes[ancestor.name] { return type }
-        }
-        return ManagedObject.self
+    private func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
+        if let type = classByEntityNumber[mapping.number] { return type }
+        let type = model.ancestry(of: mapping.name).reversed().lazy.compactMap { self.classes[$0.name] }.first ?? ManagedObject.self
+        classByEntityNumber[mapping.number] = type
+        return type
     }
 
     // MARK: - Changes
@@ -101,7 +103,7 @@ public final class ManagedObjectContext {
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
         let id = ObjectID(temporaryFor: mapping, storeUUID: store.uuid, serial: nextTemporaryID)
         nextTemporaryID += 1
-        let object = objectClass(for: entityName).init(objectID: id, context: self)
+        let object = objectClass(for: mapping).init(objectID: id, context: self)
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted
@@ -125,7 +127,7 @@ public final class ManagedObjectContext {
     public func object(for id: ObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
         guard id.primaryKey != nil else { throw StoreError.objectNotFound(id.description) }
-        let object = objectClass(for: id.entityName).init(objectID: id, context: self)
+        let object = objectClass(for: id.mapping).init(objectID: id, context: self)
         registered[id] = object
         return object
     }

@@ -52,6 +52,8 @@ public struct RelationshipMapping: Sendable, Hashable {
     public var relationship: RelationshipDescription
     /// How it is stored.
     public var storage: RelationshipStorage
+    /// The entity numbers a destination may have: the declared destination and its descendants.
+    public var destinationNumbers: [Int]
 }
 
 /// How one entity maps onto the store: its number, table, and a column for each property.
@@ -83,6 +85,9 @@ public final class EntityMapping: Sendable {
     public let attributes: [AttributeMapping]
     /// All relationships, inherited first.
     public let relationships: [RelationshipMapping]
+    /// The columns a row of this entity is read from and written to, after
+    /// `Z_PK, Z_ENT, Z_OPT`: attribute columns, then each to-one's key, entity and order columns.
+    public let rowColumns: [String]
     private let attributeIndex: [String: Int]
     private let relationshipIndex: [String: Int]
 
@@ -105,7 +110,19 @@ public final class EntityMapping: Sendable {
         self.relationships = relationships
         self.attributeIndex = Dictionary(attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.relationshipIndex = Dictionary(relationships.enumerated().map { ($1.relationship.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.rowColumns = attributes.compactMap(\.column) + relationships.flatMap { mapping -> [String] in
+            guard case .foreignKey(let column, let entityColumn, let orderColumn) = mapping.storage else { return [] }
+            return [column] + [entityColumn, orderColumn].compactMap { $0 }
+        }
+        let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
+        self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
     }
+
+    /// The INSERT of one row (all of ``rowColumns``).
+    let insertSQL: String
+    /// The UPDATE of one row with its version check.
+    let updateSQL: String
 
     /// The position of an attribute in ``attributes``.
     public func attributeIndex(of name: String) -> Int? { attributeIndex[name] }
@@ -119,14 +136,5 @@ public final class EntityMapping: Sendable {
     /// The relationship mapping with this name.
     public func relationship(named name: String) -> RelationshipMapping? {
         relationshipIndex[name].map { relationships[$0] }
-    }
-
-    /// The columns a row of this entity is read from, after `Z_PK, Z_ENT, Z_OPT`:
-    /// attribute columns, then each to-one's key, entity and order columns.
-    public var rowColumns: [String] {
-        attributes.compactMap(\.column) + relationships.flatMap { mapping -> [String] in
-            guard case .foreignKey(let column, let entityColumn, let orderColumn) = mapping.storage else { return [] }
-            return [column] + [entityColumn, orderColumn].compactMap { $0 }
-        }
     }
 }

@@ -110,7 +110,9 @@ struct LayoutResolver {
         var relationships: [RelationshipMapping] = []
         for declaring in ancestry {
             for relationship in declaring.relationships {
-                relationships.append(RelationshipMapping(relationship: relationship, storage: storage(of: relationship, declaredBy: declaring)))
+                relationships.append(RelationshipMapping(
+                    relationship: relationship, storage: storage(of: relationship, declaredBy: declaring),
+                    destinationNumbers: model.selfAndDescendants(of: relationship.destination).compactMap { numbers[$0.name] }))
             }
         }
         let family = model.selfAndDescendants(of: entity.name)

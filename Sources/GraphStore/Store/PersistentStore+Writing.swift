@@ -25,9 +25,7 @@ extension PersistentStore {
 
     /// Inserts a new row: `values` follow ``EntityMapping/rowColumns``.
     public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, values: [SQLiteValue]) throws {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + mapping.rowColumns
-        let sql = "INSERT INTO \(mapping.table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders(columns.count)))"
-        let statement = try connection.cachedStatement(sql)
+        let statement = try statement(mapping.insertSQL, for: mapping, in: &insertStatements)
         defer { statement.reset() }
         statement.bind(primaryKey, at: 1)
         statement.bind(Int64(mapping.number), at: 2)
@@ -39,13 +37,23 @@ extension PersistentStore {
     /// Updates a row and bumps its version, failing if the row's version is no longer
     /// `version` (someone else changed or deleted it).
     public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, values: [SQLiteValue]) throws {
-        let assignments = (["Z_OPT"] + mapping.rowColumns).map { "\($0) = ?" }.joined(separator: ", ")
-        let sql = "UPDATE \(mapping.table) SET \(assignments) WHERE Z_PK = ? AND Z_OPT = ?"
-        let statement = try connection.cachedStatement(sql)
+        let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
         try statement.execute([.integer(version + 1)] + values + [.integer(primaryKey), .integer(version)])
         guard connection.changes == 1 else {
             throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
         }
+    }
+
+    /// The prepared statement of an entity from a per-entity cache (no SQL text is hashed
+    /// per row on the save path).
+    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout [Int: Statement]) throws -> Statement {
+        if let statement = cache[mapping.number] {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(sql)
+        cache[mapping.number] = statement
+        return statement
     }
 
     /// Deletes a row, failing if its version is no longer `version`.

@@ -55,6 +55,8 @@ public final class PersistentStore {
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
     private let privateCopy: String?
+    var insertStatements: [Int: Statement] = [:]
+    var updateStatements: [Int: Statement] = [:]
 
     /// The store's UUID (`Z_UUID`), which object-ID URIs carry.
     public var uuid: String { metadata.uuid }
