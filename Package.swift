@@ -30,6 +30,7 @@ let package = Package(
             name: "graphstore",
             dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GraphStore"]),

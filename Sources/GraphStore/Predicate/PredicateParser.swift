@@ -217,13 +217,27 @@ struct PredicateParser {
             case .punctuation(.openParen): open.append((i, true))
             case .punctuation(.openBrace), .punctuation(.openBracket): open.append((i, false))
             case .punctuation(.closeParen), .punctuation(.closeBrace), .punctuation(.closeBracket):
-                _ = open.popLast()
+                // A bare "(predicate)" makes its enclosing group a predicate too: "((a > 1))".
+                // Call parentheses (SUBQUERY(…), f(…)) do not: "(SUBQUERY(…).@count)" is a value.
+                guard let closed = open.popLast(), closed.isParen, groups.contains(closed.index),
+                    !isCallParenthesis(tokens, at: closed.index), let parent = open.last, parent.isParen
+                else { continue }
+                groups.insert(parent.index)
             default:
                 guard isPredicateMarker(token.kind), let top = open.last, top.isParen else { continue }
                 groups.insert(top.index)
             }
         }
         return groups
+    }
+
+    /// Whether the `(` at `index` opens the arguments of SUBQUERY, CAST or a function call.
+    static func isCallParenthesis(_ tokens: [PredicateToken], at index: Int) -> Bool {
+        guard index > 0 else { return false }
+        switch tokens[index - 1].kind {
+        case .identifier, .keyword(.subquery), .keyword(.cast), .keyword(.fetch), .punctuation(.colon): return true
+        default: return false
+        }
     }
 
     static func isPredicateMarker(_ kind: PredicateToken.Kind) -> Bool {
