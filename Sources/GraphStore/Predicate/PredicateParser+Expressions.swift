@@ -71,6 +71,10 @@ extension PredicateParser {
                 case (.keyword(.first), .punctuation(.closeBracket)): selector = .first
                 case (.keyword(.last), .punctuation(.closeBracket)): selector = .last
                 case (.keyword(.size), .punctuation(.closeBracket)): selector = .size
+                case (.keyword(let word), _) where word == .first || word == .last || word == .size:
+                    advance()
+                    let found = current.kind == .end ? "" : ", found '\(current.text)'"
+                    throw fail("expected ']' after '\(word.rawValue)'\(found)")
                 default:
                     if current.kind == .end || isPunctuation(.closeBracket) {
                         throw fail("expected an index, FIRST, LAST or SIZE after '['")
