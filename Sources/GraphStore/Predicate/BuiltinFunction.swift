@@ -48,15 +48,15 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     /// case-insensitively; `argumentCount` tells `random` (none) from `random:` (one).
     public init?(name: String, argumentCount: Int? = nil) {
         let lowered = name.lowercased()
+        if lowered == "random" {
+            self = (argumentCount ?? 0) > 0 ? .randomBelow : .random
+            return
+        }
         if let exact = BuiltinFunction.allCases.first(where: { $0.rawValue.lowercased() == lowered }) {
             self = exact
             return
         }
         guard !lowered.contains(":") else { return nil }
-        if lowered == "random" {
-            self = (argumentCount ?? 0) > 0 ? .randomBelow : .random
-            return
-        }
         guard let match = BuiltinFunction.allCases.first(where: { $0.firstWord.lowercased() == lowered }) else {
             return nil
         }

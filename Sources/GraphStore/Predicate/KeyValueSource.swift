@@ -48,5 +48,6 @@ public struct KeyValueDictionary: KeyValueSource {
     /// A dictionary with these entries.
     public init(_ entries: [String: PredicateValue]) { self.entries = entries }
 
+    /// The entry for `key`, or `.null` when there is none.
     public func value(forKey key: String) -> PredicateValue { entries[key] ?? .null }
 }

@@ -31,12 +31,18 @@ public indirect enum ObjectPredicate: Sendable {
 /// ObjectPredicate.comparison(c).predicateFormat   // age > 29
 /// ```
 public struct ComparisonPredicate: Sendable {
+    /// The value tested (iterated element by element under `ANY`/`ALL`).
     public var left: ObjectExpression
+    /// `==`, `<`, `LIKE`, `IN`, `BETWEEN`, …
     public var comparisonOperator: ComparisonOperator
+    /// The value compared against (for BETWEEN, the `{lower, upper}` pair).
     public var right: ObjectExpression
+    /// `.direct`, `.any` or `.all`.
     public var modifier: ComparisonModifier
+    /// `[c]`, `[d]`, `[n]`, `[l]`.
     public var options: ComparisonOptions
 
+    /// A comparison; `modifier` and `options` default to none.
     public init(
         _ left: ObjectExpression, _ comparisonOperator: ComparisonOperator, _ right: ObjectExpression,
         modifier: ComparisonModifier = .direct, options: ComparisonOptions = []

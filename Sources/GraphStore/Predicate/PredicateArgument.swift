@@ -47,6 +47,28 @@ extension Int16: PredicateArgument {
     public var predicateValue: PredicateValue { .attribute(.integer(Int64(self))) }
 }
 
+extension Int8: PredicateArgument {
+    public var predicateValue: PredicateValue { .attribute(.integer(Int64(self))) }
+}
+
+extension UInt8: PredicateArgument {
+    public var predicateValue: PredicateValue { .attribute(.integer(Int64(self))) }
+}
+
+extension UInt16: PredicateArgument {
+    public var predicateValue: PredicateValue { .attribute(.integer(Int64(self))) }
+}
+
+extension UInt: PredicateArgument {
+    /// Values past `Int64.max` become doubles.
+    public var predicateValue: PredicateValue { Int64(exactly: self).map { .integer($0) } ?? .double(Double(self)) }
+}
+
+extension UInt64: PredicateArgument {
+    /// Values past `Int64.max` become doubles.
+    public var predicateValue: PredicateValue { Int64(exactly: self).map { .integer($0) } ?? .double(Double(self)) }
+}
+
 extension UInt32: PredicateArgument {
     public var predicateValue: PredicateValue { .attribute(.integer(Int64(self))) }
 }

@@ -90,7 +90,9 @@ enum PredicateFunctions {
             switch selector {
             case "stringValue", "description": return try cast(receiver, to: "NSString")
             case "intValue", "integerValue", "longLongValue":
-                return .integer(value.integerValue ?? Int64((value.doubleValue ?? 0).rounded(.towardZero)))
+                let truncated = (value.doubleValue ?? 0).rounded(.towardZero)
+                if let exact = value.integerValue ?? Int64(exactly: truncated) { return .integer(exact) }
+                throw PredicateEvaluationError("\(selector): the number does not fit an integer")
             case "doubleValue", "floatValue": return .double(value.doubleValue ?? 0)
             case "boolValue": return .bool((value.doubleValue ?? 0) != 0)
             default: break

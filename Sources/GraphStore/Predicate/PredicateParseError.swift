@@ -13,6 +13,7 @@ public struct PredicateParseError: Error, Sendable, Hashable, CustomStringConver
     /// What the parser expected there, or what is wrong (`expected a value after '=='`).
     public var message: String
 
+    /// An error at `column` (1-based) saying `message`.
     public init(column: Int, message: String) {
         self.column = column
         self.message = message
@@ -33,7 +34,9 @@ public struct PredicateEvaluationError: Error, Sendable, Hashable, CustomStringC
     /// What went wrong.
     public var message: String
 
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -92,8 +92,11 @@ struct PredicateParser {
         return fail(message)
     }
 
+    /// Reserved words a user may have meant as a key (`like`, `size`), not connectives.
     static func keyUsableAfterEscape(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" }
+        let connectives: Set<String> = ["AND", "OR", "NOT", "ANY", "ALL", "SOME", "NONE"]
+        return !connectives.contains(text.uppercased())
+            && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" }
     }
 
     // MARK: Predicates

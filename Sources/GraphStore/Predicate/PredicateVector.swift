@@ -23,14 +23,21 @@ public struct PredicateVector: Sendable {
         case evaluationError
     }
 
+    /// `cmp-001`: construct prefix and number.
     public var id: String
+    /// The text given to `ObjectPredicate(format:)`.
     public var format: String
+    /// What the predicate is evaluated against (`SELF`).
     public var object: PredicateValue
+    /// The required outcome.
     public var expectation: Expectation
     /// The expected `predicateFormat` of the parsed predicate, where a source shows it.
     public var canonical: String?
+    /// Values for the format specifiers, in order.
     public var arguments: [PredicateValue]
+    /// `$VARIABLE` bindings used when evaluating.
     public var variables: [String: PredicateValue]
+    /// The vector's remark (`DISPUTED: …`, `LOW CONFIDENCE: …`), if any.
     public var note: String?
 
     /// The construct a vector exercises: its id without the trailing number (`lit-str`).

@@ -8,12 +8,19 @@ import Foundation
 /// ```
 public enum PredicateVectorSuite {
     /// The outcome of a run.
+    ///
+    /// ```swift
+    /// let report = PredicateVectorSuite.run(jsonLines: text)
+    /// for (id, reason) in report.failures { print(id, reason) }
+    /// ```
     public struct Report: Sendable {
         /// Failed vectors, in file order: id (or `line N`) and why.
         public var failures: [(id: String, reason: String)] = []
         /// Per construct, in first-seen order: passed and total.
         public var constructs: [(name: String, passed: Int, total: Int)] = []
+        /// How many vectors passed.
         public var passed = 0
+        /// How many vectors failed.
         public var failed: Int { failures.count }
 
         /// `N passed, M failed`.
