@@ -40,6 +40,12 @@ extension PredicateValue {
         .object(KeyValueDictionary(entries))
     }
 
+    /// An optional attribute as a value: `nil` becomes `.null`. This is how a managed
+    /// object answers an attribute key.
+    public init(_ attribute: AttributeValue?) {
+        self = attribute.map(PredicateValue.attribute) ?? .null
+    }
+
     /// Whether this is `.null`.
     public var isNull: Bool {
         if case .null = self { return true }

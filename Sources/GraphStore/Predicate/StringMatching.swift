@@ -116,17 +116,14 @@ enum StringMatching {
             }
             if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
         }
-        let plain: NSRegularExpression
-        do {
-            plain = try NSRegularExpression(pattern: regexPattern, options: regexOptions)
-        } catch {
+        guard let plain = RegexCache.shared.expression(regexPattern, options: regexOptions) else {
             throw PredicateEvaluationError("invalid regular expression '\(pattern)'")
         }
         let whole = NSRange(subject.startIndex..., in: subject)
         // Anchor the end inside the pattern so alternatives are retried (`a|ab` matches "ab");
         // a \Q quote could swallow the anchor, so such patterns check the match range instead.
         if !regexPattern.contains("\\Q"),
-            let anchored = try? NSRegularExpression(pattern: "(?:" + regexPattern + ")\\z", options: regexOptions)
+            let anchored = RegexCache.shared.expression("(?:" + regexPattern + ")\\z", options: regexOptions)
         {
             return anchored.firstMatch(in: subject, options: [.anchored], range: whole) != nil
         }

@@ -42,6 +42,19 @@ struct PredicateParseErrorTests {
         #expect(error("a == %d", "x")?.column == 6)
     }
 
+    @Test("nesting up to the limit parses, prints and evaluates")
+    func nestingWithinLimit() throws {
+        let levels = 90
+        let predicate = String(repeating: "(", count: levels) + "1 < 2" + String(repeating: ")", count: levels)
+        #expect(try ObjectPredicate(format: predicate).evaluate(with: [:]))
+        let expression = "x == " + String(repeating: "(", count: levels) + "1" + String(repeating: ")", count: levels)
+        #expect(try ObjectPredicate(format: expression).predicateFormat == "x == 1")
+        let negations = String(repeating: "NOT ", count: levels) + "1 < 2"
+        #expect(try ObjectPredicate(format: negations).evaluate(with: [:]))
+        let sums = "x == 0" + String(repeating: " + 1", count: levels)
+        #expect(try ObjectPredicate(format: sums).evaluate(with: ["x": 90]))
+    }
+
     @Test("nesting is bounded instead of overflowing the stack")
     func deepNesting() {
         let deep = String(repeating: "(", count: 5000) + "a == 1" + String(repeating: ")", count: 5000)
