@@ -37,6 +37,7 @@ let package = Package(
             dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
+        .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["GraphStore"]),
