@@ -1,7 +1,7 @@
 import Foundation
 
 /// Times a block several times and keeps the median, so one slow run does not decide.
-func measure(_ label: String, runs: Int = 5, setUp: () throws -> Void = {}, _ body: () throws -> Void) rethrows -> Double {
+func measure(_ label: String, runs: Int = benchmarkRuns, setUp: () throws -> Void = {}, _ body: () throws -> Void) rethrows -> Double {
     var seconds: [Double] = []
     for _ in 0..<runs {
         try setUp()
@@ -31,3 +31,9 @@ func scratchPath(_ name: String) -> String {
 func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
+
+/// Repetitions per measurement (`GRAPHSTORE_BENCH_RUNS`, default 5; 1 for profiling).
+let benchmarkRuns = Int(ProcessInfo.processInfo.environment["GRAPHSTORE_BENCH_RUNS"] ?? "") ?? 5
+
+/// Scales the workloads down for profiling (`GRAPHSTORE_BENCH_SCALE`, default 1).
+let benchmarkScale = Double(ProcessInfo.processInfo.environment["GRAPHSTORE_BENCH_SCALE"] ?? "") ?? 1

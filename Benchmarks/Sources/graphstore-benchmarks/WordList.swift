@@ -43,7 +43,9 @@ enum WordList {
     }
 
     /// Inserts the words through a context and saves once.
-    static func insertThroughContext(_ words: [String], path: String) throws {
+    static func insertThroughContext(_ words: [String], path: String, phases: Bool = false) throws {
+        let clock = ContinuousClock()
+        let start = clock.now
         let store = try PersistentStore.create(at: path, model: model)
         let context = ManagedObjectContext(store: store)
         var categories: [Character: ManagedObject] = [:]
@@ -60,7 +62,9 @@ enum WordList {
                 try object.setObject(category, forKey: "wordCategory")
             }
         }
+        let inserted = clock.now
         try context.save()
+        if phases { print("    phases: create+insert \(inserted - start), save \(clock.now - inserted)") }
     }
 
     /// The same rows through the raw SQLite C API in one transaction, into a store
@@ -99,12 +103,12 @@ enum WordList {
     }
 
     static func run() throws {
-        let words = words(170_000)
+        let words = words(Int(170_000 * benchmarkScale))
         print("WordList: insert 170,000 words (text, length, category) and save")
         let contextPath = scratchPath("wordlist-context.sqlite")
         let rawPath = scratchPath("wordlist-raw.sqlite")
         let ours = try measure("GraphStore context insert + save", setUp: { removeStore(contextPath) }) {
-            try insertThroughContext(words, path: contextPath)
+            try insertThroughContext(words, path: contextPath, phases: ProcessInfo.processInfo.environment["GRAPHSTORE_BENCH_PHASES"] != nil)
         }
         let raw = try measure("raw SQLite C API, one transaction", setUp: { removeStore(rawPath) }) {
             try insertRaw(words, path: rawPath)

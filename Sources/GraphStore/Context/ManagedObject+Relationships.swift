@@ -2,6 +2,9 @@ import OrderedCollections
 
 /// Relationships: to-one, to-many and ordered to-many, with their inverses kept in step.
 ///
+/// Relationships hold the destination objects themselves (faults until touched), so an
+/// object keeps its place in every relationship when its ID changes at its first save.
+///
 /// ```swift
 /// try book.setObject(fiction, forKey: "category")       // fiction.books now holds book
 /// try fiction.add(otherBook, toKey: "books")             // otherBook.category is fiction
@@ -10,54 +13,42 @@ import OrderedCollections
 extension ManagedObject {
     /// The destination of a to-one relationship.
     public func object(forKey key: String) throws -> ManagedObject? {
-        let index = try relationshipIndex(key, toMany: false)
-        try fireFault()
-        guard let id = toOne[index], let context = managedObjectContext else { return nil }
-        return try context.object(for: id)
+        try destination(at: try relationshipIndex(key, toMany: false))
     }
 
     /// The destinations of a to-many relationship (in order, when ordered).
     public func objects(forKey key: String) throws -> [ManagedObject] {
-        let index = try relationshipIndex(key, toMany: true)
-        guard let context = managedObjectContext else { return [] }
-        return try loadedToMany(index).map { try context.object(for: $0) }
+        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object)
     }
 
-    /// The object IDs of a to-many relationship's destinations, without making objects.
+    /// The object IDs of a to-many relationship's destinations.
     public func objectIDs(forKey key: String) throws -> [ObjectID] {
-        let index = try relationshipIndex(key, toMany: true)
-        return Array(try loadedToMany(index))
+        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object.objectID)
     }
 
     /// The destination's ID of a to-one relationship, without making the object.
     public func objectID(forKey key: String) throws -> ObjectID? {
         let index = try relationshipIndex(key, toMany: false)
         try fireFault()
-        return toOne[index]
+        return toOne[index].destinationID
     }
 
     /// Sets a to-one relationship (nil clears it); the inverse follows.
     public func setObject(_ destination: ManagedObject?, forKey key: String) throws {
         let index = try relationshipIndex(key, toMany: false)
         try checkDestination(destination, of: index)
-        try fireFault()
-        guard toOne[index] != destination?.objectID else { return }
-        let relationship = mapping.relationships[index].relationship
-        if let inverseName = relationship.inverse {
-            if let old = try object(forKey: key) {
-                try old.unlinkInverse(inverseName, from: self)
-            }
-            if let destination {
-                try destination.linkInverse(inverseName, to: self, clearing: key)
-            }
+        let old = try self.destination(at: index)
+        guard old !== destination else { return }
+        if let inverseName = mapping.relationships[index].relationship.inverse {
+            try old?.unlinkInverse(inverseName, from: self)
+            try destination?.linkInverse(inverseName, to: self, clearing: key)
         }
-        try rawSetToOne(index, destination?.objectID)
+        try rawSetToOne(index, destination)
     }
 
     /// Adds an object to a to-many relationship (at the end, when ordered); the inverse follows.
     public func add(_ destination: ManagedObject, toKey key: String) throws {
-        let index = try relationshipIndex(key, toMany: true)
-        try insert(destination, at: try loadedToMany(index).count, forKey: key)
+        try insert(destination, at: Int.max, forKey: key)
     }
 
     /// Inserts an object into an ordered to-many relationship at a position (moving it if
@@ -66,32 +57,34 @@ extension ManagedObject {
         let index = try relationshipIndex(key, toMany: true)
         try checkDestination(destination, of: index)
         let current = try loadedToMany(index)
-        if current.contains(destination.objectID) {
-            guard mapping.relationships[index].relationship.isOrdered, current.firstIndex(of: destination.objectID) != position else { return }
-            try rawRemoveToMany(index, destination.objectID)
-            try rawInsertToMany(index, destination.objectID, at: min(position, current.count - 1))
+        let ref = ObjectRef(destination)
+        if let existing = current.firstIndex(of: ref) {
+            let target = min(max(position, 0), current.count - 1)
+            guard mapping.relationships[index].relationship.isOrdered, existing != target else { return }
+            try rawRemoveToMany(index, destination)
+            try rawInsertToMany(index, destination, at: target)
             return
         }
         if let inverseName = mapping.relationships[index].relationship.inverse {
             try destination.linkInverse(inverseName, to: self, clearing: key)
         }
-        try rawInsertToMany(index, destination.objectID, at: position)
+        try rawInsertToMany(index, destination, at: position)
     }
 
     /// Removes an object from a to-many relationship; the inverse follows.
     public func remove(_ destination: ManagedObject, fromKey key: String) throws {
         let index = try relationshipIndex(key, toMany: true)
-        guard try loadedToMany(index).contains(destination.objectID) else { return }
+        guard try loadedToMany(index).contains(ObjectRef(destination)) else { return }
         if let inverseName = mapping.relationships[index].relationship.inverse {
             try destination.unlinkInverse(inverseName, from: self)
         }
-        try rawRemoveToMany(index, destination.objectID)
+        try rawRemoveToMany(index, destination)
     }
 
     /// Replaces the whole contents of a to-many relationship; inverses follow.
     public func setObjects(_ destinations: [ManagedObject], forKey key: String) throws {
-        let wanted = Set(destinations.map(\.objectID))
-        for existing in try objects(forKey: key) where !wanted.contains(existing.objectID) {
+        let wanted = Set(destinations.map(ObjectRef.init))
+        for existing in try objects(forKey: key) where !wanted.contains(ObjectRef(existing)) {
             try remove(existing, fromKey: key)
         }
         for (position, destination) in destinations.enumerated() {
@@ -101,71 +94,80 @@ extension ManagedObject {
 
     // MARK: - Inverse maintenance
 
-    /// Makes this object point back at `source` through relationship `name`.
-    /// `clearing` is the source's relationship, which a previous partner must drop.
+    /// Makes this object point back at `source` through relationship `name`. A previous
+    /// partner of a to-one inverse drops this object from its own side of the
+    /// relationship (`sourceKey`).
     func linkInverse(_ name: String, to source: ManagedObject, clearing sourceKey: String) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
         if mapping.relationships[index].relationship.isToMany {
-            try rawInsertToMany(index, source.objectID, at: Int.max)
+            try rawInsertToMany(index, source, at: Int.max)
             return
         }
-        try fireFault()
-        if let previous = toOne[index], previous != source.objectID, let context = managedObjectContext {
-            let partner = try context.object(for: previous)
-            if let sourceIndex = partner.mapping.relationshipIndex(of: sourceKey) {
-                if partner.mapping.relationships[sourceIndex].relationship.isToMany {
-                    try partner.rawRemoveToMany(sourceIndex, objectID)
-                } else {
-                    try partner.rawSetToOne(sourceIndex, nil)
-                }
+        if let previous = try destination(at: index), previous !== source,
+            let sourceIndex = previous.mapping.relationshipIndex(of: sourceKey)
+        {
+            if previous.mapping.relationships[sourceIndex].relationship.isToMany {
+                try previous.rawRemoveToMany(sourceIndex, self)
+            } else {
+                try previous.rawSetToOne(sourceIndex, nil)
             }
         }
-        try rawSetToOne(index, source.objectID)
+        try rawSetToOne(index, source)
     }
 
     /// Makes this object stop pointing at `source` through relationship `name`.
     func unlinkInverse(_ name: String, from source: ManagedObject) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
         if mapping.relationships[index].relationship.isToMany {
-            try rawRemoveToMany(index, source.objectID)
-        } else {
-            try fireFault()
-            if toOne[index] == source.objectID { try rawSetToOne(index, nil) }
+            try rawRemoveToMany(index, source)
+        } else if try destination(at: index) === source {
+            try rawSetToOne(index, nil)
         }
     }
 
     // MARK: - Raw changes (one side only, recorded)
 
-    func rawSetToOne(_ index: Int, _ id: ObjectID?) throws {
-        try fireFault()
-        guard toOne[index] != id else { return }
+    func rawSetToOne(_ index: Int, _ object: ManagedObject?) throws {
+        guard try destination(at: index) !== object else { return }
         try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        toOne[index] = id
+        toOne[index].object = object
+        toOne[index].id = nil
     }
 
     // The set is changed in place (never through a local copy), so adding to a large
     // relationship costs O(1), not a copy of the whole set.
-    func rawInsertToMany(_ index: Int, _ id: ObjectID, at position: Int) throws {
-        guard !(try loadedToMany(index).contains(id)) else { return }
+    func rawInsertToMany(_ index: Int, _ object: ManagedObject, at position: Int) throws {
+        let ref = ObjectRef(object)
+        guard !(try loadedToMany(index).contains(ref)) else { return }
         try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        let count = toMany[index]?.count ?? 0
-        if position >= count {
-            toMany[index]?.append(id)
+        if position >= (toMany[index]?.count ?? 0) {
+            toMany[index]?.append(ref)
         } else {
-            toMany[index]?.insert(id, at: max(position, 0))
+            toMany[index]?.insert(ref, at: max(position, 0))
         }
         dirtyRelationships.insert(index)
     }
 
-    func rawRemoveToMany(_ index: Int, _ id: ObjectID) throws {
-        guard try loadedToMany(index).contains(id) else { return }
+    func rawRemoveToMany(_ index: Int, _ object: ManagedObject) throws {
+        let ref = ObjectRef(object)
+        guard try loadedToMany(index).contains(ref) else { return }
         try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        toMany[index]?.remove(id)
+        toMany[index]?.remove(ref)
         dirtyRelationships.insert(index)
     }
 
+    /// The destination of the to-one at `index`, resolving a stored ID into an object.
+    func destination(at index: Int) throws -> ManagedObject? {
+        try fireFault()
+        if let object = toOne[index].object { return object }
+        guard let id = toOne[index].id, let context = managedObjectContext else { return nil }
+        let object = try context.object(for: id)
+        toOne[index].object = object
+        return object
+    }
+
     /// The to-many set, loaded from the store on first use (a relationship fault).
-    func loadedToMany(_ index: Int) throws -> OrderedSet<ObjectID> {
+    func loadedToMany(_ index: Int) throws -> OrderedSet<ObjectRef> {
         if let set = toMany[index] { return set }
         guard let context = managedObjectContext, let key = objectID.primaryKey else {
             toMany[index] = []

@@ -25,13 +25,16 @@ open class ManagedObject {
 
     var hasData: Bool
     var values: [AttributeValue?]
-    var toOne: [ObjectID?]
-    var toOneOrder: [Int64?]
-    var toMany: [OrderedSet<ObjectID>?]
+    /// One slot per relationship (to-many positions stay empty).
+    var toOne: [ToOneSlot]
+    /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
+    var toMany: [OrderedSet<ObjectRef>?]
     var version: Int64
     var snapshot: Snapshot?
     var dirtyRelationships: Set<Int> = []
     var lifecycle: Lifecycle = .registered
+    /// The primary key handed out during a save, before it is known to have committed.
+    var pendingKey: Int64?
 
     enum Lifecycle {
         case registered, inserted, deleted
@@ -41,8 +44,8 @@ open class ManagedObject {
     /// on, for ``ManagedObjectContext/rollback()`` and change detection).
     struct Snapshot {
         var values: [AttributeValue?]
-        var toOne: [ObjectID?]
-        var toMany: [Int: OrderedSet<ObjectID>?]
+        var toOne: [ToOneSlot]
+        var toMany: [Int: OrderedSet<ObjectRef>?]
     }
 
     /// Creates an object; the context calls this (subclasses registered for an entity must
@@ -54,8 +57,7 @@ open class ManagedObject {
         self.isFault = true
         self.hasData = false
         self.values = Array(repeating: nil, count: mapping.attributes.count)
-        self.toOne = Array(repeating: nil, count: mapping.relationships.count)
-        self.toOneOrder = Array(repeating: nil, count: mapping.relationships.count)
+        self.toOne = Array(repeating: ToOneSlot(), count: mapping.relationships.count)
         self.toMany = Array(repeating: nil, count: mapping.relationships.count)
         self.version = 0
     }
@@ -164,7 +166,7 @@ open class ManagedObject {
             keys.append(a.attribute.name)
         }
         for (i, r) in mapping.relationships.enumerated() {
-            if r.relationship.isToMany ? snapshot.toMany[i] != nil : snapshot.toOne[i] != toOne[i] {
+            if r.relationship.isToMany ? snapshot.toMany[i] != nil : !snapshot.toOne[i].isSame(as: toOne[i]) {
                 keys.append(r.relationship.name)
             }
         }
@@ -204,4 +206,35 @@ open class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     /// `Book p4`, with `(fault)` while not yet touched.
     public var description: String { objectID.description + (isFault ? " (fault)" : "") }
+}
+
+/// A to-one relationship as an object holds it: the destination object once resolved, or
+/// only its ID (as read from a row, resolved on first use), and the stored `Z_FOK_` value.
+struct ToOneSlot {
+    var object: ManagedObject?
+    var id: ObjectID?
+    var order: Int64?
+
+    /// Whether the slot is empty.
+    var isEmpty: Bool { object == nil && id == nil }
+
+    /// The destination's ID, resolved or not.
+    var destinationID: ObjectID? { object?.objectID ?? id }
+
+    /// Whether two slots name the same destination.
+    func isSame(as other: ToOneSlot) -> Bool {
+        if let a = object, let b = other.object { return a === b }
+        return destinationID == other.destinationID
+    }
+}
+
+/// A managed object as a set element: equal by identity, hashed by address, so that
+/// membership does not depend on the object's ID (which changes when it is first saved).
+struct ObjectRef: Hashable {
+    let object: ManagedObject
+
+    init(_ object: ManagedObject) { self.object = object }
+
+    static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.object === b.object }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }

@@ -42,6 +42,8 @@ public final class ManagedObjectContext {
         self.store = store
     }
 
+    deinit { reset() }
+
     /// The model of the store.
     public var model: ManagedObjectModel { store.model }
 
@@ -109,7 +111,6 @@ public final class ManagedObjectContext {
         object.lifecycle = .inserted
         for (i, a) in mapping.attributes.enumerated() { object.values[i] = a.attribute.defaultValue }
         for (i, r) in mapping.relationships.enumerated() where r.relationship.isToMany { object.toMany[i] = [] }
-        registered[id] = object
         inserted[ObjectIdentifier(object)] = object
         for observer in changeObservers { try observer(object, .insert) }
         object.awakeFromInsert()
@@ -126,7 +127,11 @@ public final class ManagedObjectContext {
     /// The object with this ID: the registered one, or a new fault (no store access yet).
     public func object(for id: ObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
-        guard id.primaryKey != nil else { throw StoreError.objectNotFound(id.description) }
+        guard id.primaryKey != nil else {
+            // Inserted objects are found by their temporary ID without a lookup table.
+            if let object = inserted.values.first(where: { $0.objectID == id }) { return object }
+            throw StoreError.objectNotFound(id.description)
+        }
         let object = objectClass(for: id.mapping).init(objectID: id, context: self)
         registered[id] = object
         return object
@@ -189,11 +194,10 @@ public final class ManagedObjectContext {
         object.version = row.version
         for (i, key) in row.toOne.enumerated() {
             guard let key else {
-                object.toOne[i] = nil
+                object.toOne[i] = ToOneSlot()
                 continue
             }
-            object.toOne[i] = try destinationID(of: object.mapping.relationships[i], key: key)
-            object.toOneOrder[i] = key.order
+            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping.relationships[i], key: key), order: key.order)
         }
         object.hasData = true
     }
@@ -212,11 +216,11 @@ public final class ManagedObjectContext {
         return ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: key.primaryKey)
     }
 
-    func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectID> {
-        var set: OrderedSet<ObjectID> = []
+    func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectRef> {
+        var set: OrderedSet<ObjectRef> = []
         for (pk, number) in try store.destinations(of: relationship, from: key) {
             guard let mapping = store.mapping(number: number) else { continue }
-            set.append(ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))
+            set.append(ObjectRef(try object(for: ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))))
         }
         return set
     }
@@ -239,7 +243,6 @@ public final class ManagedObjectContext {
         }
         try applyDeleteRules(object)
         if wasInserted {
-            registered.removeValue(forKey: object.objectID)
             object.managedObjectContext = nil
         }
     }
@@ -249,8 +252,8 @@ public final class ManagedObjectContext {
             let relationship = r.relationship
             let destinations: [ManagedObject] =
                 relationship.isToMany
-                ? try object.loadedToMany(i).map { try self.object(for: $0) }
-                : try object.toOne[i].map { [try self.object(for: $0)] } ?? []
+                ? try object.loadedToMany(i).map(\.object)
+                : try object.destination(at: i).map { [$0] } ?? []
             switch relationship.deleteRule {
             case .cascade:
                 for destination in destinations where !destination.isDeleted {
@@ -274,7 +277,6 @@ public final class ManagedObjectContext {
     /// ones get their saved values again.
     public func rollback() {
         for object in inserted.values {
-            registered.removeValue(forKey: object.objectID)
             object.managedObjectContext = nil
         }
         for object in Array(updated.values) + Array(deleted.values) {
@@ -293,8 +295,15 @@ public final class ManagedObjectContext {
     }
 
     /// Forgets every object (unsaved changes included) so that memory is released.
+    /// Relationships between the forgotten objects are cleared, which breaks the
+    /// reference cycles a graph of objects forms.
     public func reset() {
-        for object in registered.values { object.managedObjectContext = nil }
+        for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
+            object.managedObjectContext = nil
+            object.toOne = Array(repeating: ToOneSlot(), count: object.toOne.count)
+            object.toMany = Array(repeating: nil, count: object.toMany.count)
+            object.snapshot = nil
+        }
         registered = [:]
         inserted = [:]
         updated = [:]
