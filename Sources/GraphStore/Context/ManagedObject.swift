@@ -31,7 +31,7 @@ open class ManagedObject {
     var toMany: [OrderedSet<ObjectRef>?]
     var version: Int64
     var snapshot: Snapshot?
-    var dirtyRelationships: Set<Int> = []
+    var dirtyRelationships: IndexMask = []
     var lifecycle: Lifecycle = .registered
     /// The primary key handed out during a save, before it is known to have committed.
     var pendingKey: Int64?

@@ -18,10 +18,12 @@ extension ManagedObjectContext {
             try store.transaction {
                 try allocateKeys()
                 for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, values: rowValues(object))
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
                 }
                 for object in updated.values {
-                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version, values: rowValues(object))
+                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
+                        try bindRow(object, $0, $1)
+                    }
                 }
                 for object in deleted.values {
                     try deleteJoinRows(object)
@@ -47,7 +49,7 @@ extension ManagedObjectContext {
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
     private func markReorderedMembers() throws {
         for object in Array(inserted.values) + Array(updated.values) {
-            for index in object.dirtyRelationships {
+            for index in object.dirtyRelationships.indices {
                 guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
                 for ref in object.toMany[index] ?? [] where ref.object.lifecycle == .registered {
                     let member = ref.object
@@ -70,29 +72,36 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The row of an object, in ``EntityMapping/rowColumns`` order.
-    private func rowValues(_ object: ManagedObject) -> [SQLiteValue] {
+    /// Binds an object's row, in ``EntityMapping/rowColumns`` order, from parameter `first`.
+    private func bindRow(_ object: ManagedObject, _ statement: Statement, _ first: Int32) throws {
         let mapping = object.mapping
-        var row: [SQLiteValue] = []
-        row.reserveCapacity(mapping.rowColumns.count)
-        for (i, a) in mapping.attributes.enumerated() where a.column != nil {
-            row.append(RowCodec.encode(object.values[i], as: a.attribute.type))
+        var parameter = first
+        for i in mapping.storedAttributeIndices {
+            try RowCodec.bind(object.values[i], as: mapping.attributeTypes[i], to: statement, at: parameter)
+            parameter += 1
         }
-        for (i, r) in mapping.relationships.enumerated() {
-            guard case .foreignKey(_, let entityColumn, let orderColumn) = r.storage else { continue }
-            let slot = object.toOne[i]
+        for toOne in mapping.toOneColumns {
+            let slot = object.toOne[toOne.index]
             let destination = slot.object
-            let key = destination.map { $0.objectID.primaryKey ?? $0.pendingKey } ?? slot.id?.primaryKey
-            row.append(key.map(SQLiteValue.integer) ?? .null)
-            if entityColumn != nil {
-                let number = destination?.mapping.number ?? slot.id?.mapping.number
-                row.append(number.map { .integer(Int64($0)) } ?? .null)
+            if let key = destination.map({ $0.objectID.primaryKey ?? $0.pendingKey }) ?? slot.id?.primaryKey {
+                statement.bind(key, at: parameter)
+            } else {
+                statement.bindNull(at: parameter)
             }
-            if orderColumn != nil {
-                row.append(order(of: object, in: r, slot: slot))
+            parameter += 1
+            if toOne.hasEntityColumn {
+                if let number = destination?.mapping.number ?? slot.id?.mapping.number {
+                    statement.bind(Int64(number), at: parameter)
+                } else {
+                    statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+            if toOne.hasOrderColumn {
+                try statement.bind(order(of: object, in: mapping.relationships[toOne.index], slot: slot), at: parameter)
+                parameter += 1
             }
         }
-        return row
     }
 
     /// The `Z_FOK_` value of an object in its to-one destination's ordered inverse.
@@ -109,7 +118,7 @@ extension ManagedObjectContext {
 
     private func writeJoinRows(_ object: ManagedObject) throws {
         guard !object.dirtyRelationships.isEmpty, let source = object.objectID.primaryKey ?? object.pendingKey else { return }
-        for index in object.dirtyRelationships.sorted() {
+        for index in object.dirtyRelationships.indices {
             guard case .joinTable(let join) = object.mapping.relationships[index].storage,
                 let members = object.toMany[index]
             else { continue }
@@ -165,7 +174,7 @@ extension ManagedObjectContext {
             object.snapshot = nil
         }
         let saved = Array(inserted.values) + Array(updated.values) + Array(deleted.values)
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
         for object in saved { object.didSave() }

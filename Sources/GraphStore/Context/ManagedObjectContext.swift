@@ -16,7 +16,7 @@ public final class ManagedObjectContext {
     /// The store the context reads from and saves to.
     public let store: PersistentStore
     var registered: [ObjectID: ManagedObject] = [:]
-    var inserted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var inserted = InsertionList()
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
@@ -109,9 +109,9 @@ public final class ManagedObjectContext {
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted
-        for (i, a) in mapping.attributes.enumerated() { object.values[i] = a.attribute.defaultValue }
-        for (i, r) in mapping.relationships.enumerated() where r.relationship.isToMany { object.toMany[i] = [] }
-        inserted[ObjectIdentifier(object)] = object
+        object.values = mapping.defaultValues
+        for i in mapping.toManyIndices { object.toMany[i] = [] }
+        inserted.append(object)
         for observer in changeObservers { try observer(object, .insert) }
         object.awakeFromInsert()
         return object
@@ -236,7 +236,7 @@ public final class ManagedObjectContext {
         let wasInserted = object.isInserted
         object.lifecycle = .deleted
         if wasInserted {
-            inserted.removeValue(forKey: ObjectIdentifier(object))
+            inserted.drop(object)
         } else {
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted[ObjectIdentifier(object)] = object
@@ -289,7 +289,7 @@ public final class ManagedObjectContext {
             object.lifecycle = .registered
             object.dirtyRelationships = []
         }
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
     }
@@ -305,7 +305,7 @@ public final class ManagedObjectContext {
             object.snapshot = nil
         }
         registered = [:]
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
     }

@@ -114,9 +114,38 @@ public final class EntityMapping: Sendable {
             guard case .foreignKey(let column, let entityColumn, let orderColumn) = mapping.storage else { return [] }
             return [column] + [entityColumn, orderColumn].compactMap { $0 }
         }
+        self.attributeTypes = attributes.map(\.attribute.type)
+        self.storedAttributeIndices = attributes.indices.filter { attributes[$0].column != nil }
+        self.defaultValues = attributes.map(\.attribute.defaultValue)
+        self.toOneColumns = relationships.indices.compactMap { i in
+            guard case .foreignKey(_, let entityColumn, let orderColumn) = relationships[i].storage else { return nil }
+            return ToOneColumns(index: i, hasEntityColumn: entityColumn != nil, hasOrderColumn: orderColumn != nil)
+        }
+        self.toManyIndices = relationships.indices.filter { relationships[$0].relationship.isToMany }
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
         self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+    }
+
+    // Flat copies of what the row paths read for every row, so that reading or writing a
+    // row does not copy (and retain) whole attribute descriptions.
+
+    /// The type of each attribute, by attribute index.
+    let attributeTypes: [AttributeType]
+    /// The indexes of the attributes that have a column, in ``rowColumns`` order.
+    let storedAttributeIndices: [Int]
+    /// Each attribute's default value, by attribute index.
+    let defaultValues: [AttributeValue?]
+    /// The to-ones stored in this row, in ``rowColumns`` order after the attributes.
+    let toOneColumns: [ToOneColumns]
+    /// The indexes of the to-many relationships.
+    let toManyIndices: [Int]
+
+    /// A to-one's columns in a row: its key, and whether an entity and an order column follow.
+    struct ToOneColumns: Sendable {
+        let index: Int
+        let hasEntityColumn: Bool
+        let hasOrderColumn: Bool
     }
 
     /// The INSERT of one row (all of ``rowColumns``).
