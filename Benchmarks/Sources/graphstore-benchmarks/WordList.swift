@@ -5,7 +5,11 @@ import GraphStore
 /// The WordList workload of "Pro iOS Persistence": words with their text, length and a
 /// category per first letter.
 enum WordList {
-    static let model: ManagedObjectModel = {
+    /// The model; `indexed` adds the `byText` fetch index (the 1M-word fetch benchmark).
+    static let model = makeModel(indexed: false)
+    static let indexedModel = makeModel(indexed: true)
+
+    static func makeModel(indexed: Bool) -> ManagedObjectModel {
         do {
             return try ManagedObjectModel {
                 EntityDescription("WordCategory") {
@@ -16,13 +20,13 @@ enum WordList {
                     AttributeDescription("text", .string)
                     AttributeDescription("length", .integer16)
                     RelationshipDescription("wordCategory", to: "WordCategory", inverse: "words")
-                    FetchIndex("byText", ["text"])
+                    if indexed { FetchIndex("byText", ["text"]) }
                 }
             }
         } catch {
             fatalError("the benchmark model is invalid: \(error)")
         }
-    }()
+    }
 
     /// `count` deterministic pseudo-random lower-case words of 3 to 12 letters.
     static func words(_ count: Int) -> [String] {

@@ -38,7 +38,15 @@ struct IndexMask {
 
     /// The indexes in increasing order.
     var indices: [Int] {
-        (0..<64).filter { bits & (1 << UInt64($0)) != 0 } + overflow.sorted()
+        if isEmpty { return [] }
+        var result: [Int] = []
+        var remaining = bits
+        while remaining != 0 {
+            let index = remaining.trailingZeroBitCount
+            result.append(index)
+            remaining &= remaining - 1
+        }
+        return result + overflow.sorted()
     }
 }
 

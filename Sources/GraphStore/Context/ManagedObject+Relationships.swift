@@ -39,7 +39,7 @@ extension ManagedObject {
         try checkDestination(destination, of: index)
         let old = try self.destination(at: index)
         guard old !== destination else { return }
-        if let inverseName = mapping.relationships[index].relationship.inverse {
+        if let inverseName = mapping.relationshipInfo[index].inverse {
             try old?.unlinkInverse(inverseName, from: self)
             try destination?.linkInverse(inverseName, to: self, clearing: key)
         }
@@ -60,12 +60,12 @@ extension ManagedObject {
         let ref = ObjectRef(destination)
         if let existing = current.firstIndex(of: ref) {
             let target = min(max(position, 0), current.count - 1)
-            guard mapping.relationships[index].relationship.isOrdered, existing != target else { return }
+            guard mapping.relationshipInfo[index].isOrdered, existing != target else { return }
             try rawRemoveToMany(index, destination)
             try rawInsertToMany(index, destination, at: target)
             return
         }
-        if let inverseName = mapping.relationships[index].relationship.inverse {
+        if let inverseName = mapping.relationshipInfo[index].inverse {
             try destination.linkInverse(inverseName, to: self, clearing: key)
         }
         try rawInsertToMany(index, destination, at: position)
@@ -75,7 +75,7 @@ extension ManagedObject {
     public func remove(_ destination: ManagedObject, fromKey key: String) throws {
         let index = try relationshipIndex(key, toMany: true)
         guard try loadedToMany(index).contains(ObjectRef(destination)) else { return }
-        if let inverseName = mapping.relationships[index].relationship.inverse {
+        if let inverseName = mapping.relationshipInfo[index].inverse {
             try destination.unlinkInverse(inverseName, from: self)
         }
         try rawRemoveToMany(index, destination)
@@ -99,14 +99,19 @@ extension ManagedObject {
     /// relationship (`sourceKey`).
     func linkInverse(_ name: String, to source: ManagedObject, clearing sourceKey: String) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
-        if mapping.relationships[index].relationship.isToMany {
-            try rawInsertToMany(index, source, at: Int.max)
+        if mapping.relationshipInfo[index].isToMany {
+            // A to-one source that did not point here cannot be in this set yet.
+            if let sourceIndex = source.mapping.relationshipIndex(of: sourceKey), !source.mapping.relationshipInfo[sourceIndex].isToMany {
+                try rawAppendKnownAbsent(index, source)
+            } else {
+                try rawInsertToMany(index, source, at: Int.max)
+            }
             return
         }
         if let previous = try destination(at: index), previous !== source,
             let sourceIndex = previous.mapping.relationshipIndex(of: sourceKey)
         {
-            if previous.mapping.relationships[sourceIndex].relationship.isToMany {
+            if previous.mapping.relationshipInfo[sourceIndex].isToMany {
                 try previous.rawRemoveToMany(sourceIndex, self)
             } else {
                 try previous.rawSetToOne(sourceIndex, nil)
@@ -118,7 +123,7 @@ extension ManagedObject {
     /// Makes this object stop pointing at `source` through relationship `name`.
     func unlinkInverse(_ name: String, from source: ManagedObject) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
-        if mapping.relationships[index].relationship.isToMany {
+        if mapping.relationshipInfo[index].isToMany {
             try rawRemoveToMany(index, source)
         } else if try destination(at: index) === source {
             try rawSetToOne(index, nil)
@@ -129,7 +134,7 @@ extension ManagedObject {
 
     func rawSetToOne(_ index: Int, _ object: ManagedObject?) throws {
         guard try destination(at: index) !== object else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
         toOne[index].object = object
         toOne[index].id = nil
     }
@@ -139,21 +144,37 @@ extension ManagedObject {
     func rawInsertToMany(_ index: Int, _ object: ManagedObject, at position: Int) throws {
         let ref = ObjectRef(object)
         guard !(try loadedToMany(index).contains(ref)) else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        if position >= (toMany[index]?.count ?? 0) {
-            toMany[index]?.append(ref)
-        } else {
-            toMany[index]?.insert(ref, at: max(position, 0))
-        }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        _ = toMany[index]?.insert(ref, at: position)
+        dirtyRelationships.insert(index)
+    }
+
+    /// Appends a member that cannot be present yet: inverse maintenance of a to-one that
+    /// did not point here before.
+    func rawAppendKnownAbsent(_ index: Int, _ object: ManagedObject) throws {
+        if toMany[index] == nil { _ = try loadedToMany(index) }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        toMany[index]?.appendKnownAbsent(ObjectRef(object))
         dirtyRelationships.insert(index)
     }
 
     func rawRemoveToMany(_ index: Int, _ object: ManagedObject) throws {
         let ref = ObjectRef(object)
         guard try loadedToMany(index).contains(ref) else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        toMany[index]?.remove(ref)
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        _ = toMany[index]?.remove(ref)
         dirtyRelationships.insert(index)
+    }
+
+    /// The members of a loaded to-many (empty when not loaded).
+    func members(_ index: Int) -> OrderedSet<ObjectRef> {
+        toMany[index]?.settled() ?? []
+    }
+
+    /// Drops every relationship this object holds (used when its context goes away).
+    func releaseRelationships() {
+        if toOne.contains(where: { $0.object != nil }) { toOne = [] }
+        if toMany.contains(where: { $0 != nil }) { toMany = [] }
     }
 
     /// The destination of the to-one at `index`, resolving a stored ID into an object.
@@ -168,13 +189,13 @@ extension ManagedObject {
 
     /// The to-many set, loaded from the store on first use (a relationship fault).
     func loadedToMany(_ index: Int) throws -> OrderedSet<ObjectRef> {
-        if let set = toMany[index] { return set }
+        if toMany[index] != nil { return members(index) }
         guard let context = managedObjectContext, let key = objectID.primaryKey else {
-            toMany[index] = []
+            toMany[index] = ToManySet()
             return []
         }
         let set = try context.loadToMany(mapping.relationships[index], of: key)
-        toMany[index] = set
+        toMany[index] = ToManySet(set)
         return set
     }
 
@@ -182,20 +203,20 @@ extension ManagedObject {
         guard let index = mapping.relationshipIndex(of: key) else {
             throw StoreError.unknownKey(entity: entity.name, key: key)
         }
-        let relationship = mapping.relationships[index].relationship
-        guard relationship.isToMany == toMany else {
-            throw RelationshipError.wrongCardinality(entity: entity.name, key: key, isToMany: relationship.isToMany)
+        let isToMany = mapping.relationshipInfo[index].isToMany
+        guard isToMany == toMany else {
+            throw RelationshipError.wrongCardinality(entity: entity.name, key: key, isToMany: isToMany)
         }
         return index
     }
 
     private func checkDestination(_ destination: ManagedObject?, of index: Int) throws {
         guard let destination else { return }
-        let relationship = mapping.relationships[index].relationship
         guard destination.managedObjectContext === managedObjectContext else {
             throw StoreError.foreignObject(destination.objectID.description)
         }
-        guard mapping.relationships[index].destinationNumbers.contains(destination.mapping.number) else {
+        guard mapping.relationshipInfo[index].destinationNumbers.contains(destination.mapping.number) else {
+            let relationship = mapping.relationships[index].relationship
             throw RelationshipError.wrongDestination(
                 entity: entity.name, key: relationship.name, expected: relationship.destination, found: destination.entity.name)
         }

@@ -28,7 +28,7 @@ open class ManagedObject {
     /// One slot per relationship (to-many positions stay empty).
     var toOne: [ToOneSlot]
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
-    var toMany: [OrderedSet<ObjectRef>?]
+    var toMany: [ToManySet?]
     var version: Int64
     var snapshot: Snapshot?
     var dirtyRelationships: IndexMask = []
@@ -45,7 +45,7 @@ open class ManagedObject {
     struct Snapshot {
         var values: [AttributeValue?]
         var toOne: [ToOneSlot]
-        var toMany: [Int: OrderedSet<ObjectRef>?]
+        var toMany: [Int: ToManySet?]
     }
 
     /// Creates an object; the context calls this (subclasses registered for an entity must
@@ -56,9 +56,11 @@ open class ManagedObject {
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
-        self.values = Array(repeating: nil, count: mapping.attributes.count)
-        self.toOne = Array(repeating: ToOneSlot(), count: mapping.relationships.count)
-        self.toMany = Array(repeating: nil, count: mapping.relationships.count)
+        // Shared empty templates: copying them allocates nothing until a slot is written.
+        let templates = context.slotTemplates(for: mapping)
+        self.values = templates.values
+        self.toOne = templates.toOne
+        self.toMany = templates.toMany
         self.version = 0
     }
 
@@ -121,11 +123,10 @@ open class ManagedObject {
     /// Sets an attribute, recording the change. The value must fit the attribute's type.
     public func setValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
-        let attribute = mapping.attributes[index].attribute
-        let normalized = try checked(value, for: attribute)
+        let normalized = try checked(value, at: index)
         try fireFault()
         guard values[index] != normalized else { return }
-        try managedObjectContext?.willChange(self, key: key, attributeIndex: index)
+        try managedObjectContext?.willChange(self, attributeIndex: index)
         values[index] = normalized
     }
 
@@ -139,7 +140,7 @@ open class ManagedObject {
     /// Sets an attribute without recording a change (Core Data's primitive setter).
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
-        let normalized = try checked(value, for: mapping.attributes[index].attribute)
+        let normalized = try checked(value, at: index)
         try fireFault()
         values[index] = normalized
     }
@@ -187,12 +188,13 @@ open class ManagedObject {
         return index
     }
 
-    private func checked(_ value: AttributeValue?, for attribute: AttributeDescription) throws(StoreError) -> AttributeValue? {
+    private func checked(_ value: AttributeValue?, at index: Int) throws(StoreError) -> AttributeValue? {
         guard let value else { return nil }
-        guard RowCodec.fits(value, attribute.type) else {
-            throw .typeMismatch(entity: entity.name, key: attribute.name, expected: attribute.type, found: "\(value)")
+        let type = mapping.attributeTypes[index]
+        guard RowCodec.fits(value, type) else {
+            throw .typeMismatch(entity: entity.name, key: mapping.attributeNames[index], expected: type, found: "\(value)")
         }
-        return RowCodec.normalize(value, attribute.type)
+        return RowCodec.normalize(value, type)
     }
 
     /// Keeps the committed state before the first change.

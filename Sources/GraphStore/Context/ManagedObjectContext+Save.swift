@@ -48,10 +48,10 @@ extension ManagedObjectContext {
     /// Members of an ordered to-many whose inverse is a to-one carry their position in a
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
     private func markReorderedMembers() throws {
-        for object in Array(inserted.values) + Array(updated.values) {
+        for object in Array(inserted.values) + Array(updated.values) where !object.dirtyRelationships.isEmpty {
             for index in object.dirtyRelationships.indices {
                 guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
-                for ref in object.toMany[index] ?? [] where ref.object.lifecycle == .registered {
+                for ref in object.members(index) where ref.object.lifecycle == .registered {
                     let member = ref.object
                     try member.fireFault()
                     member.takeSnapshotIfNeeded()
@@ -108,8 +108,8 @@ extension ManagedObjectContext {
     private func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> SQLiteValue {
         if slot.isEmpty { return .null }
         if let owner = slot.object, let inverse = relationship.relationship.inverse,
-            let index = owner.mapping.relationshipIndex(of: inverse), let members = owner.toMany[index],
-            let position = members.firstIndex(of: ObjectRef(object))
+            let index = owner.mapping.relationshipIndex(of: inverse), owner.toMany[index] != nil,
+            let position = owner.members(index).firstIndex(of: ObjectRef(object))
         {
             return .integer(PersistentStore.orderValue(at: position))
         }
@@ -119,9 +119,8 @@ extension ManagedObjectContext {
     private func writeJoinRows(_ object: ManagedObject) throws {
         guard !object.dirtyRelationships.isEmpty, let source = object.objectID.primaryKey ?? object.pendingKey else { return }
         for index in object.dirtyRelationships.indices {
-            guard case .joinTable(let join) = object.mapping.relationships[index].storage,
-                let members = object.toMany[index]
-            else { continue }
+            guard case .joinTable(let join) = object.mapping.relationships[index].storage, object.toMany[index] != nil else { continue }
+            let members = object.members(index)
             let inverseName = object.mapping.relationships[index].relationship.inverse
             var keys: [Int64] = []
             var inverseOrders: [Int64?] = []
@@ -130,7 +129,7 @@ extension ManagedObjectContext {
                 keys.append(member)
                 var inverseOrder: Int64?
                 if join.inverseOrderColumn != nil, let inverseName, let i = ref.object.mapping.relationshipIndex(of: inverseName),
-                    let position = ref.object.toMany[i]?.firstIndex(of: ObjectRef(object))
+                    ref.object.toMany[i] != nil, let position = ref.object.members(i).firstIndex(of: ObjectRef(object))
                 {
                     inverseOrder = PersistentStore.orderValue(at: position)
                 }

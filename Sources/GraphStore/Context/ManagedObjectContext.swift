@@ -21,6 +21,24 @@ public final class ManagedObjectContext {
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
+    private var templatesByEntityNumber: [Int: SlotTemplates] = [:]
+
+    /// Empty value and relationship arrays for new objects of an entity, made once.
+    struct SlotTemplates {
+        let values: [AttributeValue?]
+        let toOne: [ToOneSlot]
+        let toMany: [ToManySet?]
+    }
+
+    func slotTemplates(for mapping: EntityMapping) -> SlotTemplates {
+        if let templates = templatesByEntityNumber[mapping.number] { return templates }
+        let templates = SlotTemplates(
+            values: Array(repeating: nil, count: mapping.attributes.count),
+            toOne: Array(repeating: ToOneSlot(), count: mapping.relationships.count),
+            toMany: Array(repeating: nil, count: mapping.relationships.count))
+        templatesByEntityNumber[mapping.number] = templates
+        return templates
+    }
     private var nextTemporaryID: Int64 = 1
 
     /// Called before every recorded change (object, key, attribute or relationship index);
@@ -29,10 +47,10 @@ public final class ManagedObjectContext {
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
-    /// What is about to change.
+    /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
-        case attribute(key: String, index: Int)
-        case relationship(key: String, index: Int)
+        case attribute(index: Int)
+        case relationship(index: Int)
         case insert
         case delete
     }
@@ -42,7 +60,13 @@ public final class ManagedObjectContext {
         self.store = store
     }
 
-    deinit { reset() }
+    // Relationships hold objects, so a graph forms reference cycles: break them when the
+    // context goes away.
+    deinit {
+        for object in registered.values { object.releaseRelationships() }
+        for object in inserted.values { object.releaseRelationships() }
+        for object in deleted.values { object.releaseRelationships() }
+    }
 
     /// The model of the store.
     public var model: ManagedObjectModel { store.model }
@@ -74,13 +98,13 @@ public final class ManagedObjectContext {
     /// Every object the context knows of.
     public var registeredObjects: [ManagedObject] { Array(registered.values) }
 
-    func willChange(_ object: ManagedObject, key: String, attributeIndex index: Int) throws {
-        try record(object, .attribute(key: key, index: index))
+    func willChange(_ object: ManagedObject, attributeIndex index: Int) throws {
+        try record(object, .attribute(index: index))
     }
 
-    func willChange(_ object: ManagedObject, key: String, relationshipIndex index: Int) throws {
-        try record(object, .relationship(key: key, index: index))
-        if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationships[index].relationship.isToMany {
+    func willChange(_ object: ManagedObject, relationshipIndex index: Int) throws {
+        try record(object, .relationship(index: index))
+        if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationshipInfo[index].isToMany {
             object.snapshot?.toMany[index] = .some(object.toMany[index])
         }
     }
@@ -110,7 +134,7 @@ public final class ManagedObjectContext {
         object.hasData = true
         object.lifecycle = .inserted
         object.values = mapping.defaultValues
-        for i in mapping.toManyIndices { object.toMany[i] = [] }
+        for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
         inserted.append(object)
         for observer in changeObservers { try observer(object, .insert) }
         object.awakeFromInsert()
@@ -300,8 +324,7 @@ public final class ManagedObjectContext {
     public func reset() {
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
             object.managedObjectContext = nil
-            object.toOne = Array(repeating: ToOneSlot(), count: object.toOne.count)
-            object.toMany = Array(repeating: nil, count: object.toMany.count)
+            object.releaseRelationships()
             object.snapshot = nil
         }
         registered = [:]

@@ -122,6 +122,12 @@ public final class EntityMapping: Sendable {
             return ToOneColumns(index: i, hasEntityColumn: entityColumn != nil, hasOrderColumn: orderColumn != nil)
         }
         self.toManyIndices = relationships.indices.filter { relationships[$0].relationship.isToMany }
+        self.relationshipInfo = relationships.map {
+            RelationshipInfo(
+                name: $0.relationship.name, inverse: $0.relationship.inverse, isToMany: $0.relationship.isToMany,
+                isOrdered: $0.relationship.isOrdered, destinationNumbers: $0.destinationNumbers)
+        }
+        self.attributeNames = attributes.map(\.attribute.name)
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
         self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
@@ -140,6 +146,20 @@ public final class EntityMapping: Sendable {
     let toOneColumns: [ToOneColumns]
     /// The indexes of the to-many relationships.
     let toManyIndices: [Int]
+
+    /// What relationship maintenance reads on every change, by relationship index.
+    let relationshipInfo: [RelationshipInfo]
+    /// Attribute names, by attribute index.
+    let attributeNames: [String]
+
+    /// The parts of a relationship that inverse maintenance needs.
+    struct RelationshipInfo: Sendable {
+        let name: String
+        let inverse: String?
+        let isToMany: Bool
+        let isOrdered: Bool
+        let destinationNumbers: [Int]
+    }
 
     /// A to-one's columns in a row: its key, and whether an entity and an order column follow.
     struct ToOneColumns: Sendable {
