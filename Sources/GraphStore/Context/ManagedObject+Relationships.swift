@@ -171,6 +171,12 @@ extension ManagedObject {
         toMany[index]?.settled() ?? []
     }
 
+    /// Cuts the object loose from its context, which is going away.
+    func detach() {
+        managedObjectContext = nil
+        releaseRelationships()
+    }
+
     /// Drops every relationship this object holds (used when its context goes away).
     func releaseRelationships() {
         if toOne.contains(where: { $0.object != nil }) { toOne = [] }

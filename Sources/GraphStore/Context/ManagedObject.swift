@@ -18,23 +18,27 @@ import OrderedCollections
 open class ManagedObject {
     /// The object's identity; temporary until the object is first saved.
     public internal(set) var objectID: ObjectID
-    /// The context the object lives in (nil once it is deleted and saved, or unregistered).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context the object lives in (nil once it is deleted and saved, rolled back,
+    /// reset, or its context is gone).
+    ///
+    /// Not a weak reference, for speed: the context keeps track of every object that points
+    /// at it and clears this before it goes away, so it is never left dangling.
+    public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
     /// Whether the object's values have not been touched yet.
-    public internal(set) var isFault: Bool
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
 
-    var hasData: Bool
-    var values: [AttributeValue?]
+    @exclusivity(unchecked) var hasData: Bool
+    @exclusivity(unchecked) var values: [AttributeValue?]
     /// One slot per relationship (to-many positions stay empty).
-    var toOne: [ToOneSlot]
+    @exclusivity(unchecked) var toOne: [ToOneSlot]
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
-    var toMany: [ToManySet?]
-    var version: Int64
-    var snapshot: Snapshot?
-    var dirtyRelationships: IndexMask = []
-    var lifecycle: Lifecycle = .registered
+    @exclusivity(unchecked) var toMany: [ToManySet?]
+    @exclusivity(unchecked) var version: Int64
+    @exclusivity(unchecked) var snapshot: Snapshot?
+    @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
+    @exclusivity(unchecked) var lifecycle: Lifecycle = .registered
     /// The primary key handed out during a save, before it is known to have committed.
-    var pendingKey: Int64?
+    @exclusivity(unchecked) var pendingKey: Int64?
 
     enum Lifecycle {
         case registered, inserted, deleted
@@ -47,6 +51,10 @@ open class ManagedObject {
         var toOne: [ToOneSlot]
         var toMany: [Int: ToManySet?]
     }
+
+    // The storage above is only touched by the object's own methods and its context,
+    // never through overlapping accesses, so the per-access exclusivity checks (a
+    // measurable share of inserting and reading objects) are turned off for it.
 
     /// Creates an object; the context calls this (subclasses registered for an entity must
     /// keep this initializer).

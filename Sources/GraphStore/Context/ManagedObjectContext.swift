@@ -22,6 +22,7 @@ public final class ManagedObjectContext {
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
     private var templatesByEntityNumber: [Int: SlotTemplates] = [:]
+    private var lastInserted: EntityMapping?
 
     /// Empty value and relationship arrays for new objects of an entity, made once.
     struct SlotTemplates {
@@ -62,10 +63,12 @@ public final class ManagedObjectContext {
 
     // Relationships hold objects, so a graph forms reference cycles: break them when the
     // context goes away.
+    // Objects outliving the context must not point at it (see
+    // ``ManagedObject/managedObjectContext``).
     deinit {
-        for object in registered.values { object.releaseRelationships() }
-        for object in inserted.values { object.releaseRelationships() }
-        for object in deleted.values { object.releaseRelationships() }
+        for object in registered.values { object.detach() }
+        for object in inserted.values { object.detach() }
+        for object in deleted.values { object.detach() }
     }
 
     /// The model of the store.
@@ -125,7 +128,9 @@ public final class ManagedObjectContext {
     /// Inserts a new object of an entity, with its default values.
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
-        let mapping = try store.mapping(for: entityName)
+        // Seeding inserts many objects of one entity in a row: skip the lookup then.
+        let mapping = try lastInserted.flatMap { $0.name == entityName ? $0 : nil } ?? store.mapping(for: entityName)
+        lastInserted = mapping
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
         let id = ObjectID(temporaryFor: mapping, storeUUID: store.uuid, serial: nextTemporaryID)
         nextTemporaryID += 1

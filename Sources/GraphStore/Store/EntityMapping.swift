@@ -174,10 +174,15 @@ public final class EntityMapping: Sendable {
     let updateSQL: String
 
     /// The position of an attribute in ``attributes``.
-    public func attributeIndex(of name: String) -> Int? { attributeIndex[name] }
+    public func attributeIndex(of name: String) -> Int? {
+        // Comparing a few short names is cheaper than hashing one; large entities hash.
+        attributeNames.count <= 8 ? attributeNames.firstIndex(of: name) : attributeIndex[name]
+    }
 
     /// The position of a relationship in ``relationships``.
-    public func relationshipIndex(of name: String) -> Int? { relationshipIndex[name] }
+    public func relationshipIndex(of name: String) -> Int? {
+        relationshipInfo.count <= 8 ? relationshipInfo.firstIndex { $0.name == name } : relationshipIndex[name]
+    }
 
     /// The attribute mapping with this name.
     public func attribute(named name: String) -> AttributeMapping? { attributeIndex[name].map { attributes[$0] } }
