@@ -1,0 +1,55 @@
+/// Reads `Z_MODELCACHE` from an open store and checks the decoded model against the
+/// store's own bookkeeping before it is trusted.
+enum ModelCacheReader {
+    /// The decoded cache, or why there is none.
+    static func read(connection: Connection, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
+        guard schema.table("Z_MODELCACHE") != nil else {
+            return .failure(.missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)"))
+        }
+        let rows: [[SQLiteValue]]
+        do {
+            rows = try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE")
+        } catch {
+            return .failure(.missing("Z_MODELCACHE cannot be read: \(error.message)"))
+        }
+        guard let row = rows.first(where: { if case .blob = $0.first { true } else { false } }),
+            case .blob(let blob)? = row.first, !blob.isEmpty
+        else {
+            return .failure(.missing(rows.isEmpty ? "Z_MODELCACHE has no row" : "Z_MODELCACHE.Z_CONTENT is empty or not a blob"))
+        }
+        do {
+            return .success(try ModelCache(compressed: blob))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Where the model and the store disagree: entities missing on either side, parents
+    /// that differ, tables or columns the layout needs that are not there.
+    static func differences(between model: ManagedObjectModel, records: [Int: EntityRecord], schema: DatabaseSchema) -> [String] {
+        var differences: [String] = []
+        var numbers: [String: Int] = [:]
+        let stored = records.values.filter { $0.number < 16000 }
+        let byName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for entity in model.entities {
+            if let record = byName[entity.name] {
+                numbers[entity.name] = record.number
+            } else {
+                differences.append("entity \(entity.name) is not in Z_PRIMARYKEY")
+            }
+        }
+        for record in stored where model.entity(named: record.name) == nil {
+            differences.append("Z_PRIMARYKEY entity \(record.name) is not in the model")
+        }
+        for entity in model.entities {
+            guard let number = numbers[entity.name], let record = records[number] else { continue }
+            if record.superNumber != (entity.parent.flatMap { numbers[$0] } ?? 0) {
+                differences.append("entity \(entity.name) has another parent in Z_PRIMARYKEY")
+            }
+        }
+        guard differences.isEmpty else { return differences }
+        var resolver = LayoutResolver(model: model, numbers: numbers, schema: schema)
+        _ = resolver.resolve()
+        return resolver.differences
+    }
+}
