@@ -31,14 +31,17 @@ enum ModelCacheReader {
         var numbers: [String: Int] = [:]
         let stored = records.values.filter { $0.number < 16000 }
         let byName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // A renamed entity keeps its old name in Z_PRIMARYKEY; the model knows it as the
+        // entity's renaming identifier.
         for entity in model.entities {
-            if let record = byName[entity.name] {
+            if let record = byName[entity.name] ?? entity.renamingIdentifier.flatMap({ byName[$0] }) {
                 numbers[entity.name] = record.number
             } else {
                 differences.append("entity \(entity.name) is not in Z_PRIMARYKEY")
             }
         }
-        for record in stored where model.entity(named: record.name) == nil {
+        let known = Set(model.entities.map(\.name) + model.entities.compactMap(\.renamingIdentifier))
+        for record in stored where !known.contains(record.name) {
             differences.append("Z_PRIMARYKEY entity \(record.name) is not in the model")
         }
         for entity in model.entities {

@@ -41,7 +41,8 @@ enum ModelIOCorpus {
             else { return }
             result[storePath, default: []].insert(modelPath)
         }
-        for line in text.split(separator: "\n").dropFirst() {
+        // The manifest has CRLF line ends; "\r\n" is one Character, so split on isNewline.
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard columns.count >= 7 else { continue }
             let (local, kind, notes) = (columns[0], columns[4], columns[6])
