@@ -41,9 +41,12 @@ struct ArchivedPredicateFormatter {
     }
 
     private func compound(_ object: ArchivedObject, depth: Int) -> String? {
-        let parts = (archive.array(object["NSSubpredicates"]) ?? []).map { predicate($0, depth: depth + 1) }
-        guard !parts.contains(where: { $0 == nil }) else { return nil }
-        let texts = parts.compactMap { $0 }.map { $0.contains(" ") ? "(\($0))" : $0 }
+        var texts: [String] = []
+        for sub in archive.array(object["NSSubpredicates"]) ?? [] {
+            guard let text = predicate(sub, depth: depth + 1) else { return nil }
+            // Only nested compounds need parentheses; comparisons bind tighter than AND/OR.
+            texts.append(archive.object(sub)?.className == "NSCompoundPredicate" ? "(\(text))" : text)
+        }
         switch archive.integer(object["NSCompoundPredicateType"]) {
         case 0: return texts.count == 1 ? "NOT \(texts[0])" : nil
         case 1: return texts.isEmpty ? "TRUEPREDICATE" : texts.joined(separator: " AND ")

@@ -106,3 +106,47 @@ import Testing
         return ""
     }
 }
+
+/// Every store the manifest pairs with an Xcode model opens with that model file.
+@Suite struct PairedStoreOpeningTests {
+    @Test func everyPairedStoreOpensWithItsModelFile() throws {
+        guard let corpus = try Fixtures.requireCorpus("everyPairedStoreOpensWithItsModelFile") else { return }
+        var opened = 0
+        for (store, models) in ModelIOCorpus.pairs(in: corpus).sorted(by: { $0.key < $1.key }) {
+            let name = ModelIOCorpus.relative(store, to: corpus)
+            let before = Fixtures.fingerprint(store)
+            var failures: [String] = []
+            for model in models.sorted() {
+                do {
+                    let opened = try PersistentStore(path: store, modelPath: model)
+                    #expect(opened.modelOrigin == .file(model))
+                    failures = []
+                    break
+                } catch {
+                    failures.append("\(ModelIOCorpus.relative(model, to: corpus)): \(error)")
+                }
+            }
+            #expect(failures.isEmpty, "\(name) does not open with its paired model:\n\(failures.joined(separator: "\n"))")
+            if failures.isEmpty { opened += 1 }
+            #expect(Fixtures.fingerprint(store) == before, "\(name): a byte changed")
+        }
+        print("stores opened with their paired model file: \(opened)")
+    }
+
+    /// The Xcode 3 model of CoreDataBooks reads the framework-230 store it shipped with.
+    @Test func legacyModelOpensItsStore() throws {
+        guard let corpus = try Fixtures.requireCorpus("legacyModelOpensItsStore") else { return }
+        let store = corpus.appendingPathComponent("stores/thoughtcroft__coredatabooks/CoreDataBooks.CDBStore").path
+        let model = corpus.appendingPathComponent("models/thoughtcroft__coredatabooks/CoreDataBooks.xcdatamodeld").path
+        guard FileManager.default.fileExists(atPath: store), FileManager.default.fileExists(atPath: model) else { return }
+        let file = try ModelFile(path: model)
+        #expect(file.format == .legacyArchive)
+        let book = try #require(file.model.entity(named: "Book"))
+        #expect(book.attributes.map(\.name) == ["author", "copyright", "title"])
+        #expect(book.attribute(named: "copyright")?.type == .date)
+        #expect(book.attribute(named: "title")?.defaultValue == "Title")
+        #expect(book.attribute(named: "title")?.minLength == 1)
+        let opened = try PersistentStore(path: store, modelPath: model)
+        #expect(try opened.count(of: opened.mapping(for: "Book")) > 0)
+    }
+}
