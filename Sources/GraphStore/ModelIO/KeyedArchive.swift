@@ -154,11 +154,11 @@ struct KeyedArchive {
     }
 
     /// An archived `NSURL` (`NS.relative` against an optional `NS.base`).
-    func url(_ value: ArchiveValue?) -> URL? {
-        guard let value, case .dictionary(let fields) = resolve(value), let relative = string(fields["NS.relative"]) else {
+    func url(_ value: ArchiveValue?, depth: Int = 0) -> URL? {
+        guard depth < 8, let value, case .dictionary(let fields) = resolve(value), let relative = string(fields["NS.relative"]) else {
             return nil
         }
-        let base = url(fields["NS.base"])
+        let base = url(fields["NS.base"], depth: depth + 1)
         return URL(string: relative, relativeTo: base)?.absoluteURL
     }
 
@@ -181,19 +181,26 @@ struct KeyedArchive {
         let resolved = resolve(value)
         if case .integer(let v) = resolved { return Decimal(v) }
         if case .real(let v) = resolved { return Decimal(v) }
-        guard case .dictionary(let fields) = resolved, case .data(let mantissa)? = fields["NS.mantissa"].map(resolve) else {
+        // NSDecimal holds at most eight 16-bit words of mantissa.
+        guard case .dictionary(let fields) = resolved, case .data(let mantissa)? = fields["NS.mantissa"].map(resolve),
+            mantissa.count <= 16
+        else {
             return nil
         }
         var magnitude = Decimal(0)
         for byte in mantissa.reversed() { magnitude = magnitude * 256 + Decimal(Int(byte)) }
         let exponent = Int(integer(fields["NS.exponent"]) ?? 0)
+        guard (-128...127).contains(exponent) else { return nil }  // NSDecimal's exponent range
         var result = Decimal(sign: flag(fields["NS.negative"]) ? .minus : .plus, exponent: exponent, significand: magnitude)
         if result.isNaN { result = 0 }
         return result
     }
 
     /// A short rendering of any value, for messages and user info that is not a string.
-    func plainText(_ value: ArchiveValue) -> String {
+    /// Depth-limited, as archived collections can contain themselves.
+    func plainText(_ value: ArchiveValue, depth: Int = 0) -> String {
+        guard depth < 16 else { return "…" }
+        let plainText = { (item: ArchiveValue) in self.plainText(item, depth: depth + 1) }
         switch resolve(value) {
         case .null: return "nil"
         case .bool(let b): return b ? "YES" : "NO"

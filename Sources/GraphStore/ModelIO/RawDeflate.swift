@@ -12,6 +12,8 @@ enum RawDeflate {
     /// Inflates a raw DEFLATE stream (zlib window bits -15).
     static func decompress(_ input: Data, limit: Int = defaultLimit) throws(RawDeflateError) -> Data {
         guard !input.isEmpty else { throw .empty }
+        // zlib counts input in 32 bits; SQLite blobs stay far below that.
+        guard input.count <= Int(UInt32.max) else { throw .tooLarge(limit: Int(UInt32.max)) }
         var stream = z_stream()
         let initStatus = graphstore_inflate_init_raw(&stream)
         guard initStatus == Z_OK else { throw .zlib(code: initStatus, message: "inflateInit2 failed") }
@@ -55,6 +57,7 @@ enum RawDeflate {
     /// Deflates bytes into a raw DEFLATE stream, the form `Z_MODELCACHE` holds. Used by
     /// tests to build caches and available to a writer that stores one.
     static func compress(_ input: Data) throws(RawDeflateError) -> Data {
+        guard input.count <= Int(UInt32.max) / 2 else { throw .tooLarge(limit: Int(UInt32.max) / 2) }
         var stream = z_stream()
         let initStatus = deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard initStatus == Z_OK else { throw .zlib(code: initStatus, message: "deflateInit2 failed") }

@@ -46,12 +46,14 @@ struct ValidationPredicateReader {
             attribute.regularExpression = pattern
             return true
         case (.length, 0...3):
-            guard let number = archive.integer(constant) else { return false }
+            // Lengths are small; anything outside 0...Int32.max is not a length bound.
+            guard let number = archive.integer(constant), (0...Int64(Int32.max)).contains(number) else { return false }
+            let length = Int(number)
             switch type {
-            case 0: attribute.maxLength = Int(number) - 1
-            case 1: attribute.maxLength = Int(number)
-            case 2: attribute.minLength = Int(number) + 1
-            default: attribute.minLength = Int(number)
+            case 0: attribute.maxLength = max(length - 1, 0)
+            case 1: attribute.maxLength = length
+            case 2: attribute.minLength = length + 1
+            default: attribute.minLength = length
             }
             return true
         default:
