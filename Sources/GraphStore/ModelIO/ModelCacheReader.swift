@@ -6,16 +6,15 @@ enum ModelCacheReader {
         guard schema.table("Z_MODELCACHE") != nil else {
             return .failure(.missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)"))
         }
-        let rows: [[SQLiteValue]]
+        let contents: [SQLiteValue]
         do {
-            rows = try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE")
+            contents = try PersistentStore.modelCacheContents(connection: connection)
         } catch {
             return .failure(.missing("Z_MODELCACHE cannot be read: \(error.message)"))
         }
-        guard let row = rows.first(where: { if case .blob = $0.first { true } else { false } }),
-            case .blob(let blob)? = row.first, !blob.isEmpty
-        else {
-            return .failure(.missing(rows.isEmpty ? "Z_MODELCACHE has no row" : "Z_MODELCACHE.Z_CONTENT is empty or not a blob"))
+        let blobs = contents.compactMap { if case .blob(let data) = $0, !data.isEmpty { data } else { nil } }
+        guard let blob = blobs.first else {
+            return .failure(.missing(contents.isEmpty ? "Z_MODELCACHE has no row" : "Z_MODELCACHE.Z_CONTENT is empty or not a blob"))
         }
         do {
             return .success(try ModelCache(compressed: blob))
