@@ -78,6 +78,23 @@ extension ModelIOTests {
             #expect(compared > 0)
         }
 
+        /// The evidence behind ``knownDisagreements``: Apple's original Recipes model (an
+        /// Xcode 3 model in the corpus) agrees with the Recipes store's cache on every entity
+        /// the two share, optionality included.
+        @Test func recipesCacheMatchesApplesOriginalModel() throws {
+            guard let corpus = try Fixtures.requireCorpus("recipesCacheMatchesApplesOriginalModel") else { return }
+            let store = corpus.appendingPathComponent("stores/alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite").path
+            let original = corpus.appendingPathComponent("models/ducky007__NSConferenceiPhoneCoreDataRecipes/Recipes.xcdatamodel").path
+            guard FileManager.default.fileExists(atPath: store), FileManager.default.fileExists(atPath: original) else { return }
+            let cached = try #require(try cache(of: store)).model
+            let legacy = try ModelFile(path: original).model
+            let shared = Set(cached.entities.map(\.name)).intersection(legacy.entities.map(\.name))
+            #expect(shared == ["Image", "Ingredient", "Recipe", "RecipeType"])
+            let differences = ModelComparison.differences(cached, legacy, names: ("cache", "legacy"))
+                .filter { line in shared.contains { line.hasPrefix($0 + ".") } }
+            #expect(differences.isEmpty, "\(differences)")
+        }
+
         @Test func openingWithTheCacheChangesNoByte() throws {
             guard let corpus = try Fixtures.requireCorpus("openingWithTheCacheChangesNoByte") else { return }
             var opened = 0
