@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads one `<attribute>` of an Xcode model entity.
 ///
 /// Bounds follow Xcode's inspector: `minValueString`/`maxValueString` bound numbers, and
@@ -15,7 +11,7 @@ struct XcodeAttributeReader {
     let path: String
     let entity: String
 
-    func read(_ element: XMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> AttributeDescription {
+    func read(_ element: ModelXMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> AttributeDescription {
         guard let name = element.nonEmptyText("name") else {
             throw .malformed(path: path, entity: entity, property: nil, reason: "an <attribute> has no name")
         }
@@ -52,7 +48,7 @@ struct XcodeAttributeReader {
         return attribute
     }
 
-    private func readDefault(_ element: XMLElement, into attribute: inout AttributeDescription, warnings: inout [ModelWarning]) {
+    private func readDefault(_ element: ModelXMLElement, into attribute: inout AttributeDescription, warnings: inout [ModelWarning]) {
         if attribute.type == .date, let interval = element.nonEmptyText("defaultDateTimeInterval") {
             guard let seconds = Double(interval) else {
                 warnings.append(ModelWarning(entity: entity, property: attribute.name, "default date \"\(interval)\" is not a number of seconds; no default"))
@@ -69,7 +65,7 @@ struct XcodeAttributeReader {
         }
     }
 
-    private func readBounds(_ element: XMLElement, into attribute: inout AttributeDescription, warnings: inout [ModelWarning]) {
+    private func readBounds(_ element: ModelXMLElement, into attribute: inout AttributeDescription, warnings: inout [ModelWarning]) {
         let name = attribute.name
         func number(_ key: String) -> Double? {
             guard let text = element.nonEmptyText(key) else { return nil }

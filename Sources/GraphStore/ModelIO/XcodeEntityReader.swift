@@ -1,15 +1,11 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads one `<entity>` of an Xcode model: its flags, properties, uniqueness
 /// constraints, fetch indexes (and legacy compound indexes, read as fetch indexes).
 struct XcodeEntityReader {
     let path: String
 
-    func read(_ element: XMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> EntityDescription {
+    func read(_ element: ModelXMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> EntityDescription {
         guard let name = element.nonEmptyText("name") else {
             throw .malformed(path: path, entity: nil, property: nil, reason: "an <entity> has no name")
         }
@@ -22,7 +18,7 @@ struct XcodeEntityReader {
         entity.userInfo = element.userInfo
         let attributes = XcodeAttributeReader(path: path, entity: name)
         let relationships = XcodeRelationshipReader(path: path, entity: name)
-        for child in element.childElements {
+        for child in element.children {
             switch child.name {
             case "attribute":
                 entity.attributes.append(try attributes.read(child, warnings: &warnings))
@@ -31,15 +27,15 @@ struct XcodeEntityReader {
             case "fetchedProperty":
                 if let fetched = fetchedProperty(child, entity: name, warnings: &warnings) { entity.fetchedProperties.append(fetched) }
             case "uniquenessConstraints":
-                for constraint in child.childElements(named: "uniquenessConstraint") {
-                    let keys = constraint.childElements(named: "constraint").compactMap { $0.nonEmptyText("value") }
+                for constraint in child.children(named: "uniquenessConstraint") {
+                    let keys = constraint.children(named: "constraint").compactMap { $0.nonEmptyText("value") }
                     if !keys.isEmpty { entity.uniquenessConstraints.append(keys) }
                 }
             case "fetchIndex":
                 entity.fetchIndexes.append(fetchIndex(child, entity: name, warnings: &warnings))
             case "compoundIndexes":
-                for compound in child.childElements(named: "compoundIndex") {
-                    let keys = compound.childElements(named: "index").compactMap { $0.nonEmptyText("value") }
+                for compound in child.children(named: "compoundIndex") {
+                    let keys = compound.children(named: "index").compactMap { $0.nonEmptyText("value") }
                     guard !keys.isEmpty else { continue }
                     // Core Data turns a compound index into a fetch index named after its
                     // properties joined by "_" (seen as Z_Conversation_internalIsArchived_lastModifiedDate).
@@ -55,18 +51,18 @@ struct XcodeEntityReader {
         return entity
     }
 
-    private func fetchedProperty(_ element: XMLElement, entity: String, warnings: inout [ModelWarning]) -> FetchedPropertyDescription? {
+    private func fetchedProperty(_ element: ModelXMLElement, entity: String, warnings: inout [ModelWarning]) -> FetchedPropertyDescription? {
         let name = element.nonEmptyText("name")
-        guard let name, let request = element.childElements(named: "fetchRequest").first, let target = request.nonEmptyText("entity") else {
+        guard let name, let request = element.children(named: "fetchRequest").first, let target = request.nonEmptyText("entity") else {
             warnings.append(ModelWarning(entity: entity, property: name, "a fetched property without a name or fetch request entity was left out"))
             return nil
         }
         return FetchedPropertyDescription(name: name, entity: target, predicate: request.nonEmptyText("predicateString"))
     }
 
-    private func fetchIndex(_ element: XMLElement, entity: String, warnings: inout [ModelWarning]) -> FetchIndex {
+    private func fetchIndex(_ element: ModelXMLElement, entity: String, warnings: inout [ModelWarning]) -> FetchIndex {
         var elements: [FetchIndex.Element] = []
-        for item in element.childElements(named: "fetchIndexElement") {
+        for item in element.children(named: "fetchIndexElement") {
             guard let property = item.nonEmptyText("property") else {
                 warnings.append(ModelWarning(entity: entity, property: element.text("name"), "a fetch index element without a property was left out"))
                 continue

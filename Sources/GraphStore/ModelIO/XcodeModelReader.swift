@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads the `contents` XML of an Xcode `.xcdatamodel` into a ``ModelDraft``.
 ///
 /// Every element and attribute Xcode writes is read (see `coredata-format.md` §8.2).
@@ -15,15 +11,14 @@ struct XcodeModelReader {
 
     /// Parses the XML and reads the model element.
     func read(_ data: Data) throws(ModelFileError) -> ModelDraft {
-        let document: XMLDocument
+        let root: ModelXMLElement
         do {
-            document = try XMLDocument(data: data, options: [])
+            root = try ModelXMLElement.parse(data)
         } catch {
-            throw .notAModel(path: path, reason: "not well-formed XML: \(ModelIOText.shortError(error))")
+            throw .notAModel(path: path, reason: error.description)
         }
-        guard let root = document.rootElement() else { throw .notAModel(path: path, reason: "the XML has no root element") }
         guard root.name == "model" else {
-            throw .notAModel(path: path, reason: "the root element is <\(root.name ?? "?")>, not <model>")
+            throw .notAModel(path: path, reason: "the root element is <\(root.name)>, not <model>")
         }
         if let type = root.text("type"), type != "com.apple.IDECoreDataModeler.DataModel" {
             throw .notAModel(path: path, reason: "the model type is \(type), not com.apple.IDECoreDataModeler.DataModel")
@@ -33,7 +28,7 @@ struct XcodeModelReader {
         if let identifier = root.text("userDefinedModelVersionIdentifier") { draft.versionIdentifiers = [identifier] }
         draft.userInfo = root.userInfo
         let entityReader = XcodeEntityReader(path: path)
-        for element in root.childElements {
+        for element in root.children {
             switch element.name {
             case "entity":
                 draft.entities.append(try entityReader.read(element, warnings: &draft.warnings))
@@ -44,7 +39,7 @@ struct XcodeModelReader {
                     draft.warnings.append(ModelWarning("a configuration without a name was left out"))
                     continue
                 }
-                let members = element.childElements(named: "memberEntity").compactMap { $0.nonEmptyText("name") }
+                let members = element.children(named: "memberEntity").compactMap { $0.nonEmptyText("name") }
                 draft.configurations.append(ModelConfiguration(name: name, entities: members))
             case "composite":
                 // Composite attribute types (iOS 17) describe their own fields; their store
@@ -57,7 +52,7 @@ struct XcodeModelReader {
         return draft
     }
 
-    private func fetchRequest(_ element: XMLElement, warnings: inout [ModelWarning]) -> FetchRequestTemplate? {
+    private func fetchRequest(_ element: ModelXMLElement, warnings: inout [ModelWarning]) -> FetchRequestTemplate? {
         guard let name = element.nonEmptyText("name"), let entity = element.nonEmptyText("entity") else {
             warnings.append(ModelWarning(property: element.text("name"), "a fetch request without a name or entity was left out"))
             return nil

@@ -1,15 +1,11 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads one `<relationship>` of an Xcode model entity.
 struct XcodeRelationshipReader {
     let path: String
     let entity: String
 
-    func read(_ element: XMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> RelationshipDescription {
+    func read(_ element: ModelXMLElement, warnings: inout [ModelWarning]) throws(ModelFileError) -> RelationshipDescription {
         guard let name = element.nonEmptyText("name") else {
             throw .malformed(path: path, entity: entity, property: nil, reason: "a <relationship> has no name")
         }
@@ -43,7 +39,7 @@ struct XcodeRelationshipReader {
         return relationship
     }
 
-    private func count(_ key: String, _ element: XMLElement, name: String, warnings: inout [ModelWarning]) -> Int? {
+    private func count(_ key: String, _ element: ModelXMLElement, name: String, warnings: inout [ModelWarning]) -> Int? {
         guard let text = element.nonEmptyText(key) else { return nil }
         guard let value = Int(text), value >= 0 else {
             warnings.append(ModelWarning(entity: entity, property: name, "\(key) \"\(text)\" is not a count; ignored"))

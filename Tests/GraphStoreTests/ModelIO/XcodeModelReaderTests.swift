@@ -287,6 +287,19 @@ extension ModelIOTests {
             }
         }
 
+        @Test func truncatedFileIsAnErrorNotASmallerModel() throws {
+            let text = XcodeModelFixtures.contents("<entity name=\"A\"/>\n<entity name=\"B\"/>")
+            let cut = String(text[..<text.range(of: "<entity name=\"B\"")!.lowerBound])
+            let path = try XcodeModelFixtures.writeVersion("Cut", contents: cut, in: Fixtures.temporaryDirectory())
+            #expect { try ModelFile(path: path) } throws: { error in
+                guard let error = error as? ModelFileError, case .notAModel(_, let reason) = error else { return false }
+                return reason.contains("XML")
+            }
+            let doctype = try XcodeModelFixtures.writeVersion(
+                "Doctype", contents: "<?xml version=\"1.0\"?><!DOCTYPE model [<!ENTITY x \"y\">]><model/>", in: Fixtures.temporaryDirectory())
+            #expect(throws: ModelFileError.self) { try ModelFile(path: doctype) }
+        }
+
         @Test func missingAndUnreadablePaths() throws {
             let missing = "/nonexistent/Model.xcdatamodeld"
             #expect { try ModelFile(path: missing) } throws: { error in
