@@ -234,7 +234,7 @@ extension ModelIOTests {
                     </fetchedProperty>
                 </entity>
                 <entity name="Log"/>
-                <fetchRequest name="allNamed" entity="Item" predicateString="name != nil"/>
+                <fetchRequest name="allNamed" entity="Item" predicateString="name != nil AND name &gt; &quot;a&quot;"/>
                 <fetchRequest name="everything" entity="Item"/>
                 <configuration name="Cloud" usedWithCloudKit="YES"><memberEntity name="Item"/></configuration>
                 <configuration name="Local"><memberEntity name="Log"/><memberEntity name="Gone"/></configuration>
@@ -245,7 +245,7 @@ extension ModelIOTests {
             #expect(model.versionIdentifiers == ["3.1"])
             #expect(model.userInfo == ["owner": "tests"])
             #expect(model.fetchRequestTemplates == [
-                FetchRequestTemplate(name: "allNamed", entity: "Item", predicate: "name != nil"),
+                FetchRequestTemplate(name: "allNamed", entity: "Item", predicate: "name != nil AND name > \"a\""),
                 FetchRequestTemplate(name: "everything", entity: "Item", predicate: nil),
             ])
             #expect(model.configurations == [
