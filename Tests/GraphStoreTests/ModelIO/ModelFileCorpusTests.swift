@@ -64,6 +64,25 @@ extension ModelIOTests {
             print("legacy models: \(read) of \(files.count) read")
         }
 
+        /// Apple's NSConference Recipes model (Xcode 3): sub-entities, configurations,
+        /// relationships with inverses and delete rules, defaults.
+        @Test func legacyModelWithInheritanceAndConfigurations() throws {
+            guard let corpus = try Fixtures.requireCorpus("legacyModelWithInheritanceAndConfigurations") else { return }
+            let path = corpus.appendingPathComponent("models/ducky007__NSConferenceiPhoneCoreDataRecipes/Recipes.xcdatamodel").path
+            guard FileManager.default.fileExists(atPath: path) else { return }
+            let model = try ModelFile(path: path).model
+            #expect(model.entities.count == 12)
+            #expect(model.entity(named: "LocalRecipe")?.parent == "Recipe")
+            #expect(model.entity(named: "SyncedRecipeType")?.parent == "RecipeType")
+            #expect(model.configurations.map(\.name) == ["Local", "iCloud"])
+            #expect(model.configurations.first?.entities == ["LocalImage", "LocalIngredient", "LocalRecipe", "LocalRecipeType"])
+            let ingredients = try #require(model.entity(named: "Recipe")?.relationship(named: "ingredients"))
+            #expect(ingredients.isToMany && ingredients.deleteRule == .cascade && ingredients.inverse == "recipe")
+            let name = try #require(model.entity(named: "Ingredient")?.attribute(named: "name"))
+            #expect(!name.isOptional && name.defaultValue == "Ingredient Name")
+            #expect(model.entity(named: "Recipe")?.attribute(named: "thumbnailImage")?.valueTransformerName == "ImageToDataTransformer")
+        }
+
         @Test func everyBundleOpensAtItsCurrentVersion() throws {
             guard let corpus = try Fixtures.requireCorpus("everyBundleOpensAtItsCurrentVersion") else { return }
             let bundles = ModelIOCorpus.bundles(in: corpus)
