@@ -22,23 +22,17 @@ enum ArchiveValue: Sendable, Hashable {
     /// Converts a decoded property list, failing on values a property list cannot hold.
     init(propertyList value: Any, depth: Int = 0) throws(KeyedArchiveError) {
         guard depth < 512 else { throw .malformed("the property list nests deeper than 512 levels") }
-        if type(of: value) == Bool.self, let flag = value as? Bool {
+        // Casting a class instance to a Swift value type (and the reverse) goes through
+        // bridging, which is slow on Linux; so numbers and UIDs, the only class instances
+        // Linux hands back, are recognised before any value-type cast is tried.
+        if type(of: value) is AnyClass, let number = value as? NSNumber {
+            self = ArchiveValue(number: number)
+        } else if type(of: value) is AnyClass, let uid = ArchiveValue.uidValue(value) {
+            self = .reference(uid)
+        } else if type(of: value) == Bool.self, let flag = value as? Bool {
             self = .bool(flag)
         } else if let text = value as? String {
             self = .string(text)
-        } else if let uid = ArchiveValue.uidValue(value) {
-            self = .reference(uid)
-        } else if let number = value as? NSNumber {
-            self = ArchiveValue(number: number)
-        } else if let data = value as? Data {
-            self = .data(data)
-        } else if let date = value as? Date {
-            self = .date(date)
-        } else if let list = value as? [Any] {
-            var items: [ArchiveValue] = []
-            items.reserveCapacity(list.count)
-            for item in list { items.append(try ArchiveValue(propertyList: item, depth: depth + 1)) }
-            self = .array(items)
         } else if let dictionary = value as? [AnyHashable: Any] {
             var fields: [String: ArchiveValue] = [:]
             for (key, item) in dictionary {
@@ -46,6 +40,17 @@ enum ArchiveValue: Sendable, Hashable {
                 fields[name] = try ArchiveValue(propertyList: item, depth: depth + 1)
             }
             self = .dictionary(fields)
+        } else if let list = value as? [Any] {
+            var items: [ArchiveValue] = []
+            items.reserveCapacity(list.count)
+            for item in list { items.append(try ArchiveValue(propertyList: item, depth: depth + 1)) }
+            self = .array(items)
+        } else if let data = value as? Data {
+            self = .data(data)
+        } else if let date = value as? Date {
+            self = .date(date)
+        } else if let number = value as? NSNumber {
+            self = ArchiveValue(number: number)
         } else {
             throw .malformed("unexpected property-list value of type \(type(of: value))")
         }
@@ -63,17 +68,16 @@ enum ArchiveValue: Sendable, Hashable {
     /// The index a keyed-archiver UID holds, or nil when `value` is not a UID.
     ///
     /// Foundation exposes no public type for these: on Linux the class is
-    /// `_NSKeyedArchiverUID` with a stored `value`, on Apple platforms
-    /// `__NSCFKeyedArchiverUID`, whose description reads `{value = N}`.
+    /// `_NSKeyedArchiverUID` with a stored `value` (read by reflection), on Apple platforms
+    /// `__NSCFKeyedArchiverUID`, whose description reads `<CFKeyedArchiverUID …>{value = N}`.
     private static func uidValue(_ value: Any) -> Int? {
-        guard String(describing: type(of: value)).contains("KeyedArchiverUID") else { return nil }
         for child in Mirror(reflecting: value).children where child.label == "value" {
             if let number = child.value as? UInt32 { return Int(number) }
             if let number = child.value as? Int { return number }
             if let number = child.value as? UInt64, number <= UInt64(Int.max) { return Int(number) }
         }
         let text = String(describing: value)
-        guard let range = text.range(of: "value = ") else { return nil }
+        guard text.contains("KeyedArchiverUID"), let range = text.range(of: "value = ") else { return nil }
         return Int(text[range.upperBound...].prefix(while: \.isNumber))
     }
 
