@@ -2,7 +2,6 @@
 import PackageDescription
 
 // Dependencies, each for one job:
-// - swift-argument-parser: the `graphstore` command line.
 // - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
 //   (Foundation has no hashing on Linux).
 // - swift-collections: OrderedSet for to-many relationships (order kept, membership in O(1)).
@@ -15,7 +14,6 @@ let package = Package(
         .executable(name: "graphstore", targets: ["graphstore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
@@ -32,10 +30,9 @@ let package = Package(
             ]
         ),
         .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
-        .executableTarget(
-            name: "graphstore",
-            dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
+        // The command line is parsed by GraphStoreShell's LaunchOptions: it keeps -c and -f in
+        // order, maps usage errors to exit status 2, and adds nothing to start-up time.
+        .executableTarget(name: "graphstore", dependencies: ["GraphStoreShell"]),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),

@@ -8,8 +8,10 @@
 typedef char *(*graphstore_prompt_fn)(EditLine *);
 
 /// el_init on the process's standard streams (Swift 6 cannot touch the C globals stdin/stdout).
-static inline EditLine *graphstore_el_init(const char *program) {
-    return el_init(program, stdin, stdout, stderr);
+/// With echo_to_stderr, the prompt and the line being edited go to standard error, so that
+/// `graphstore STORE > out.txt` at a terminal keeps prompts out of the results.
+static inline EditLine *graphstore_el_init(const char *program, int echo_to_stderr) {
+    return el_init(program, stdin, echo_to_stderr ? stderr : stdout, stderr);
 }
 typedef unsigned char (*graphstore_command_fn)(EditLine *, int);
 

@@ -1,45 +1,112 @@
 import Foundation
+import GraphStore
 
-/// Runs lines from a source through a shell: prompts at a terminal, `FILE:LINE: message`
-/// diagnostics in scripts, stopping at the first error when `bail` is on.
+/// Runs statements from a source through a shell.
+///
+/// At a terminal: prompts (`BookStore> `, `BookStore*> ` with unsaved changes, a
+/// continuation prompt for unfinished input), errors as `error: message`, Ctrl-C drops the
+/// line, Ctrl-D asks before discarding unsaved changes. In scripts: no prompt, errors on
+/// standard error as `FILE:LINE: message`, and with `bail` the first error ends the script.
+///
+/// ```swift
+/// let status = Session(shell: shell, bail: true).run(TextLineSource(lines: [".entities"], name: "-c"))
+/// ```
 public struct Session {
     /// The shell that runs the commands.
     public let shell: Shell
-    /// Whether to stop at the first failing command.
-    public var bail: Bool
+    /// Whether `error:` labels on a terminal are coloured.
+    public var colourDiagnostics = false
 
-    /// Creates a session.
+    /// Creates a session; `bail` sets the shell's `.bail` option.
     public init(shell: Shell, bail: Bool) {
         self.shell = shell
-        self.bail = bail
+        shell.options.bail = bail
     }
 
-    /// Runs every line; returns the exit status (0, or the code of the last failure).
+    /// Creates a session that keeps the shell's `.bail` option as it is (for `.read`).
+    init(shell: Shell) {
+        self.shell = shell
+    }
+
+    /// Runs statements until the source ends or `.quit`. Returns the exit status: 0, or in
+    /// a script the status of the last command that failed (`.exit N` sets it outright).
     public func run(_ source: LineSource) -> Int32 {
+        var reader = StatementReader(source: source)
         var status = ExitStatus.success
-        var lineNumber = 0
-        while !shell.shouldQuit, let line = source.nextLine(prompt: prompt()) {
-            lineNumber += 1
-            do {
-                try shell.execute(line)
-            } catch {
-                let code = (error as? ShellError)?.exitCode ?? ExitStatus.commandFailed
-                let message = "\(error)"
-                if source.isInteractive {
-                    shell.diagnostics("error: \(message)\n")
-                } else {
-                    shell.diagnostics("\(source.name):\(lineNumber): \(message)\n")
-                    status = code
-                    if bail { return status }
+        defer { source.finish() }
+        while !shell.shouldQuit {
+            shell.flushOutput()
+            Interrupts.reset()
+            let input = reader.next(prompt: prompt(), continuation: continuationPrompt())
+            switch input {
+            case .end:
+                if source.isInteractive, let pending = pendingChangesSummary(),
+                    !source.confirm("\(pending) will be lost. Quit anyway? [y/N] ")
+                {
+                    continue
+                }
+                if source.isInteractive { shell.output("\n") }
+                shell.flushOutput()
+                return shell.state.exitStatus ?? status
+            case .cancelled:
+                continue
+            case .statement(let text, let line):
+                if source.isInteractive { source.remember(text) }
+                do {
+                    try shell.runStatement(text)
+                } catch let failure as ScriptFailure {
+                    // The script's own session already said what failed.
+                    status = failure.status
+                } catch {
+                    let failure = ShellError.describing(error)
+                    report(failure.message, source: source, line: line)
+                    if !source.isInteractive { status = failure.exitCode }
                 }
             }
+            // Stop a script at its first failure when bailing (the status stays set).
+            if shell.options.bail, status != ExitStatus.success, !source.isInteractive { break }
         }
-        return status
+        shell.flushOutput()
+        return shell.state.exitStatus ?? status
     }
 
-    private func prompt() -> String {
-        let name = shell.store.map { ($0.path as NSString).lastPathComponent } ?? "graphstore"
+    private func report(_ message: String, source: LineSource, line: Int) {
+        shell.flushOutput()
+        if source.isInteractive {
+            shell.diagnostics(TerminalStyle.red.apply("error:", if: colourDiagnostics) + " \(message)\n")
+        } else {
+            shell.diagnostics("\(source.name):\(line): \(message)\n")
+        }
+    }
+
+    /// `BookStore> `, with `*` after the name while there are unsaved changes.
+    func prompt() -> String {
+        let name = shell.store.map { Self.storeName($0.path) } ?? "graphstore"
         let dirty = shell.context?.hasChanges == true ? "*" : ""
         return "\(name)\(dirty)> "
     }
+
+    /// `   ...> `, as wide as the prompt so that continued text lines up.
+    func continuationPrompt() -> String {
+        let width = DisplayWidth.of(prompt())
+        return String(repeating: " ", count: max(0, width - 5)) + "...> "
+    }
+
+    /// The store's file name without its extension.
+    static func storeName(_ path: String) -> String {
+        let file = (path as NSString).lastPathComponent
+        let bare = (file as NSString).deletingPathExtension
+        return bare.isEmpty ? file : bare
+    }
+
+    /// "2 unsaved changes (1 inserted, 1 updated)", or nil when there are none.
+    private func pendingChangesSummary() -> String? {
+        guard let context = shell.context, context.hasChanges else { return nil }
+        return ChangeSummary(context).sentence
+    }
+}
+
+/// A `.read` script that failed; its session has reported the errors already.
+struct ScriptFailure: Error {
+    var status: Int32
 }

@@ -18,6 +18,16 @@ public final class Shell {
     public private(set) var context: ManagedObjectContext?
     /// Output mode and friends.
     public var settings = OutputSettings()
+    /// `.bail`, `.echo`, `.timer`, `.changes`.
+    public var options = ShellOptions()
+    /// Values bound with `.parameter set`, used as `$NAME` in predicates.
+    public var parameters = ShellParameters()
+    /// The terminal standard output is, if it is one: tables are fitted to it and coloured.
+    public var terminal: TerminalInfo?
+    /// Writes out output that `output` buffers; called before prompts and messages.
+    public var flushOutput: () -> Void = {}
+    /// What the session keeps between commands: redirection, script nesting, `.exit` status.
+    var state = SessionState()
     /// Whether writes are allowed (`--write`).
     public var writeEnabled: Bool
     /// Set by `.quit`.
@@ -69,6 +79,7 @@ public final class Shell {
         } catch {
             throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
         }
+        Interrupts.watch(store)
         self.store = store
         self.context = ManagedObjectContext(store: store)
     }
@@ -115,7 +126,7 @@ public final class Shell {
 
     /// Streams a result to the output in the current mode.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
-        let writer = ResultWriter(settings: settings, write: output)
+        let writer = ResultWriter(settings: effectiveSettings, write: output)
         writer.begin(columns: columns)
         defer { writer.end() }
         try produce(writer)

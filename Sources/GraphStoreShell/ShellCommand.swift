@@ -13,6 +13,8 @@ public struct ShellCommand: Sendable {
     public var summary: String
     /// An example for `.help CMD`.
     public var example: String
+    /// More about the command, for `.help CMD` and the manual (may be empty).
+    public var details: String
     /// Whether the command changes data (needs `--write`).
     public var writes: Bool
     /// Runs the command.
@@ -20,14 +22,15 @@ public struct ShellCommand: Sendable {
 
     /// Creates a command.
     public init(
-        _ name: String, aliases: [String] = [], usage: String, summary: String, example: String, writes: Bool = false,
-        run: @escaping @Sendable (Shell, [String], Substring) throws -> Void
+        _ name: String, aliases: [String] = [], usage: String, summary: String, example: String, details: String = "",
+        writes: Bool = false, run: @escaping @Sendable (Shell, [String], Substring) throws -> Void
     ) {
         self.name = name
         self.aliases = aliases
         self.usage = usage
         self.summary = summary
         self.example = example
+        self.details = details
         self.writes = writes
         self.run = run
     }

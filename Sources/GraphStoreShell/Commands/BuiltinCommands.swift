@@ -1,4 +1,4 @@
-/// Every command the shell starts with, in `.help` order.
+/// Every command the shell starts with, in `.help` order (the session commands last).
 enum BuiltinCommands {
     static let all: [ShellCommand] = [
         OpenCommand.command,
@@ -7,5 +7,5 @@ enum BuiltinCommands {
         RowsCommand.command,
         HelpCommand.command,
         QuitCommand.command,
-    ]
+    ] + SessionCommands.all
 }

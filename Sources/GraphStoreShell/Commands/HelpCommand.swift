@@ -1,22 +1,38 @@
-/// `.help [CMD]`: the command list, or one command's usage and example.
+/// `.help [CMD]`: the command list, or one command's usage, details and example.
 enum HelpCommand {
     static let command = ShellCommand(
         ".help", aliases: ["\\?", "help"], usage: ".help [COMMAND]", summary: "list commands, or show one command's usage and example",
         example: ".help .rows"
     ) { shell, words, _ in
+        guard words.count <= 1 else { throw ShellError("usage: .help [COMMAND]") }
         if let name = words.first {
             guard let command = shell.command(named: name) ?? shell.command(named: "." + name) else {
                 throw ShellError("no command \(name); .help lists the commands")
             }
-            var text = "usage: \(command.usage)\n  \(command.summary)\n"
-            if !command.aliases.isEmpty { text += "  also: \(command.aliases.joined(separator: ", "))\n" }
-            text += "example: \(command.example)\n"
-            shell.output(text)
+            shell.output(text(for: command))
             return
         }
-        let width = shell.commands.map(\.usage.count).max() ?? 0
-        for command in shell.commands {
-            shell.output(command.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary + "\n")
+        shell.output(listing(shell.commands))
+    }
+
+    /// One line per command: its usage (or name, when the usage is long) and summary.
+    static func listing(_ commands: [ShellCommand]) -> String {
+        let column = 24
+        return commands.map { command in
+            let left = command.usage.count <= column ? command.usage : command.name + " …"
+            return left.padding(toLength: max(column, left.count), withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
+        }.joined()
+    }
+
+    /// Usage, summary, details, aliases and example of one command.
+    static func text(for command: ShellCommand) -> String {
+        var text = "usage: \(command.usage)\n  \(command.summary)\n"
+        if !command.details.isEmpty {
+            text += TextWrapping.wrap(command.details, indent: "  ")
         }
+        if !command.aliases.isEmpty { text += "also: \(command.aliases.joined(separator: ", "))\n" }
+        if command.writes { text += "changes data: needs --write\n" }
+        text += "example: \(command.example)\n"
+        return text
     }
 }

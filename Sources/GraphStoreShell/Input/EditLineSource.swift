@@ -2,7 +2,11 @@ import CEditLine
 import Foundation
 
 /// Lines typed at a terminal, through libedit: emacs keys by default (vi when `~/.editrc`
-/// says so), history kept in a file.
+/// says `bind -v`), history kept in a file, TAB completion, Ctrl-C dropping the line.
+///
+/// Ctrl-C: libedit's own signal handling puts the terminal back in order and passes the
+/// signal on to the handler `Interrupts` installs, which does not restart the interrupted
+/// `read`; `el_gets` then returns no line with `EINTR`, which is the cancelled line.
 public final class EditLineSource: LineSource {
     public let name = "stdin"
     public let isInteractive = true
@@ -10,43 +14,121 @@ public final class EditLineSource: LineSource {
     private let history: OpaquePointer
     private var event = HistEvent()
     private let historyPath: String?
+    private let completer: (String) -> Completion
+    /// Where libedit draws the prompt and the line (standard output, or standard error when
+    /// results go to a file).
+    private let echoDescriptor: Int32
+    private var promptText: UnsafeMutablePointer<CChar>?
+    private var finished = false
 
     /// Starts libedit on the terminal; nil when it cannot.
-    public init?(program: String, historyPath: String?) {
-        guard let editor = graphstore_el_init(program), let history = history_init() else { return nil }
+    ///
+    /// - Parameters:
+    ///   - historyPath: the history file, read now and written by `finish()`; nil for none.
+    ///   - echoToStandardError: draw the prompt and line on standard error.
+    ///   - completer: completions for the text before the cursor.
+    public init?(
+        program: String, historyPath: String?, echoToStandardError: Bool = false,
+        completer: @escaping (String) -> Completion = { _ in Completion(word: "", candidates: []) }
+    ) {
+        guard let editor = graphstore_el_init(program, echoToStandardError ? 1 : 0) else { return nil }
+        guard let history = history_init() else {
+            el_end(editor)
+            return nil
+        }
         self.editor = editor
         self.history = history
         self.historyPath = historyPath
+        self.completer = completer
+        self.echoDescriptor = echoToStandardError ? STDERR_FILENO : STDOUT_FILENO
         graphstore_history_set_size(history, &event, 1000)
         graphstore_history_unique(history, &event, 1)
         if let historyPath { graphstore_history_load(history, &event, historyPath) }
         graphstore_el_set_history(editor, history)
         graphstore_el_set_editor(editor, "emacs")
         graphstore_el_set_signal(editor, 1)
-        graphstore_el_set_prompt(editor, { _ in EditLineSource.promptPointer })
+        graphstore_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
+        graphstore_el_set_prompt(editor) { editor in
+            guard let editor, let data = graphstore_el_get_clientdata(editor) else { return nil }
+            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().promptText
+        }
+        graphstore_el_add_function(editor, "graphstore-complete", "Complete the word at the cursor") { editor, _ in
+            guard let editor, let data = graphstore_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
+            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().completeWord()
+        }
+        graphstore_el_bind(editor, "^I", "graphstore-complete")
+        // ~/.editrc (or $EDITRC) last, so that a user's `bind -v` or own bindings win.
         el_source(editor, nil)
     }
 
     deinit {
-        if let historyPath { graphstore_history_save(history, &event, historyPath) }
+        finish()
+        free(promptText)
         history_end(history)
         el_end(editor)
     }
 
-    nonisolated(unsafe) private static var promptStorage: UnsafeMutablePointer<CChar> = strdup("> ")
-    nonisolated(unsafe) private static var promptPointer: UnsafeMutablePointer<CChar>? = promptStorage
-
-    public func nextLine(prompt: String) -> String? {
-        free(EditLineSource.promptStorage)
-        EditLineSource.promptStorage = strdup(prompt)
-        EditLineSource.promptPointer = EditLineSource.promptStorage
+    public func read(prompt: String) -> LineInput {
+        setPrompt(prompt)
         var count: Int32 = 0
-        guard let text = el_gets(editor, &count), count > 0 else { return nil }
+        errno = 0
+        guard let text = el_gets(editor, &count), count > 0 else {
+            if count < 0, errno == EINTR || Interrupts.isPending {
+                echo("\n")
+                return .cancelled
+            }
+            echo("\n")
+            return .end
+        }
         var line = String(cString: text)
         if line.hasSuffix("\n") { line.removeLast() }
-        if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            graphstore_history_enter(history, &event, line)
+        return .line(line)
+    }
+
+    public func confirm(_ question: String) -> Bool {
+        switch read(prompt: question) {
+        case .line(let answer): return answer.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+        case .cancelled: return false
+        // Ctrl-D again means it.
+        case .end: return true
         }
-        return line
+    }
+
+    public func remember(_ statement: String) {
+        graphstore_history_enter(history, &event, statement.replacingOccurrences(of: "\n", with: " "))
+    }
+
+    /// Writes the history file (readable by its owner only: it may hold values typed at the prompt).
+    public func finish() {
+        guard !finished else { return }
+        finished = true
+        guard let historyPath else { return }
+        if graphstore_history_save(history, &event, historyPath) >= 0 { chmod(historyPath, 0o600) }
+    }
+
+    private func setPrompt(_ prompt: String) {
+        free(promptText)
+        promptText = strdup(prompt)
+    }
+
+    private func echo(_ text: String) {
+        _ = text.withCString { write(echoDescriptor, $0, strlen($0)) }
+    }
+
+    /// TAB: inserts the completion (or what all candidates share); when nothing can be
+    /// inserted and there are several candidates, lists them under the line.
+    private func completeWord() -> UInt8 {
+        guard let info = el_line(editor)?.pointee, let buffer = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
+        let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+        let completion = completer(before)
+        guard !completion.candidates.isEmpty else { return UInt8(CC_ERROR) }
+        if let edit = completion.edit {
+            if edit.deleteCount > 0 { el_deletestr(editor, Int32(edit.deleteCount)) }
+            _ = edit.insert.withCString { el_insertstr(editor, $0) }
+            return UInt8(CC_REFRESH)
+        }
+        let width = TerminalInfo(fileDescriptor: echoDescriptor)?.columns ?? 80
+        echo("\n" + CompletionListing.columns(completion.candidates.map(\.display), width: width))
+        return UInt8(CC_REDISPLAY)
     }
 }

@@ -1,42 +1,78 @@
 import Foundation
 
-/// Where command lines come from: a terminal, a pipe, a file, or `-c`.
-public protocol LineSource: AnyObject {
-    /// The next line without its newline, or nil at the end. `prompt` is shown only by
-    /// interactive sources.
-    func nextLine(prompt: String) -> String?
-    /// A name for messages (`stdin`, the script's path).
-    var name: String { get }
-    /// Whether a person is typing (prompts, history, no bail by default).
-    var isInteractive: Bool { get }
+/// What reading one line gave.
+public enum LineInput: Sendable, Equatable {
+    /// A line, without its line ending.
+    case line(String)
+    /// The user pressed Ctrl-C: drop what was typed.
+    case cancelled
+    /// The end of the input (Ctrl-D at a terminal).
+    case end
 }
 
-/// Lines from a file handle or a list of strings, with no prompt.
+/// Where command lines come from: a terminal, a pipe, a script file, or `-c`.
+public protocol LineSource: AnyObject {
+    /// Reads the next line; `prompt` is shown only by interactive sources.
+    func read(prompt: String) -> LineInput
+    /// A name for messages (`stdin`, `-c`, the script's path).
+    var name: String { get }
+    /// Whether a person is typing (prompts, history, errors do not end the session).
+    var isInteractive: Bool { get }
+    /// Asks a yes-or-no question; sources nobody types at answer yes.
+    func confirm(_ question: String) -> Bool
+    /// Keeps a complete statement in the history (interactive sources).
+    func remember(_ statement: String)
+    /// Called when the session ends: interactive sources write their history.
+    func finish()
+}
+
+extension LineSource {
+    public func confirm(_ question: String) -> Bool { true }
+    public func remember(_ statement: String) {}
+    public func finish() {}
+}
+
+/// Lines from a file descriptor (standard input, a script file) or from strings (`-c`),
+/// with no prompt.
 public final class TextLineSource: LineSource {
     public let name: String
     public let isInteractive = false
     private var lines: [String]
     private var position = 0
-    private let handle: FileHandle?
+    private let reader: FileLineReader?
 
-    /// Lines read lazily from a file handle (standard input).
-    public init(handle: FileHandle, name: String) {
-        self.handle = handle
+    /// Lines read as they are needed from a file descriptor (standard input), so that a
+    /// pipe is run while it is still being written.
+    public init(fileDescriptor: Int32, name: String) {
+        self.reader = FileLineReader(fileDescriptor: fileDescriptor)
         self.name = name
         self.lines = []
     }
 
-    /// Lines from text already in memory (a script file, `-c` commands).
-    public init(lines: [String], name: String) {
-        self.handle = nil
-        self.name = name
-        self.lines = lines
+    /// Lines read from a script file; the error says why it cannot be read.
+    public convenience init(path: String) throws(ShellError) {
+        let expanded = (path as NSString).expandingTildeInPath
+        var status = stat()
+        if stat(expanded, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw ShellError("cannot read \(path): it is a directory")
+        }
+        let fd = open(expanded, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ShellError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        self.init(fileDescriptor: fd, name: path)
+        reader?.closesOnEnd = true
     }
 
-    public func nextLine(prompt: String) -> String? {
-        if handle != nil { return Swift.readLine(strippingNewline: true) }
-        guard position < lines.count else { return nil }
+    /// Lines from text already in memory (`-c` commands); each string may hold several lines.
+    public init(lines: [String], name: String) {
+        self.reader = nil
+        self.name = name
+        self.lines = lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    public func read(prompt: String) -> LineInput {
+        if let reader { return reader.nextLine().map(LineInput.line) ?? .end }
+        guard position < lines.count else { return .end }
         defer { position += 1 }
-        return lines[position]
+        return .line(lines[position])
     }
 }

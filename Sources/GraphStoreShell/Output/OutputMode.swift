@@ -1,19 +1,36 @@
 /// How results are printed (`.mode`).
 public enum OutputMode: String, Sendable, CaseIterable {
-    case table, box, csv, tsv, json, jsonl, line, markdown
-}
+    /// Aligned columns between `+---+` borders (the default).
+    case table
+    /// Aligned columns between box-drawing lines.
+    case box
+    /// Comma-separated values, quoted where needed (RFC 4180).
+    case csv
+    /// Tab-separated values; tabs, newlines and backslashes escaped.
+    case tsv
+    /// One JSON array of objects; `[]` when there are no rows.
+    case json
+    /// One JSON object per line.
+    case jsonl
+    /// One `column = value` line per value, a blank line between rows.
+    case line
+    /// A GitHub-flavoured Markdown table.
+    case markdown
 
-/// Output settings shared by every result writer.
-public struct OutputSettings: Sendable {
-    /// The mode.
-    public var mode: OutputMode = .table
-    /// Whether a header row is printed (table, box, csv, tsv, markdown).
-    public var headers = true
-    /// The text shown for NULL in text modes.
-    public var nullText = ""
-    /// The widest a column may be before values are cut with an ellipsis (0: no limit).
-    public var maxColumnWidth = 0
+    /// What `.help .mode` and the manual say about the mode.
+    public var summary: String {
+        switch self {
+        case .table: "aligned columns with +---+ borders, fitted to the terminal"
+        case .box: "aligned columns with box-drawing borders, fitted to the terminal"
+        case .csv: "comma-separated values (RFC 4180 quoting)"
+        case .tsv: "tab-separated values (\\t, \\n, \\\\ escaped)"
+        case .json: "a JSON array of objects, [] when empty; numbers typed, dates ISO 8601"
+        case .jsonl: "one JSON object per line"
+        case .line: "one 'column = value' line per value, rows separated by a blank line"
+        case .markdown: "a Markdown table"
+        }
+    }
 
-    /// The default settings.
-    public init() {}
+    /// Whether the mode pads columns to a common width.
+    var isAligned: Bool { self == .table || self == .box || self == .markdown }
 }

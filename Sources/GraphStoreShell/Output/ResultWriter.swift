@@ -3,16 +3,31 @@ import GraphStore
 
 /// Writes results in the current output mode to a text destination.
 ///
-/// Aligned modes (table, box, markdown) measure the first rows they receive and then
-/// stream the rest with those widths, so a million rows never sit in memory at once.
+/// Rows stream: csv, tsv, json, jsonl and line write each row as it arrives. The aligned
+/// modes (table, box, markdown) measure the first `measuredRows` rows, then write them and
+/// stream the rest with those widths (a later, longer value is cut with `…`), so a million
+/// rows never sit in memory at once. On a terminal, table and box results are fitted to its
+/// width by cutting the widest columns.
+///
+/// ```swift
+/// var settings = OutputSettings()
+/// settings.mode = .json
+/// let writer = ResultWriter(settings: settings) { print($0, terminator: "") }
+/// writer.begin(columns: ["title", "price"])
+/// writer.row([.text("Dune"), .value(.double(9.5))])
+/// writer.end()                                     // [\n{"title":"Dune","price":9.5}\n]
+/// ```
 public final class ResultWriter: ResultSink {
     private let settings: OutputSettings
     private let write: (String) -> Void
     private var columns: [String] = []
-    private var pending: [[String]] = []
-    private var widths: [Int]?
-    private var rowCount = 0
-    private static let measuredRows = 500
+    private var pending: [[RenderedCell]] = []
+    private var layout: ColumnLayout?
+    private var labelWidth = 0
+    /// The number of rows written so far.
+    public private(set) var rowCount = 0
+    /// How many rows the aligned modes measure before they start writing.
+    static let measuredRows = 500
 
     /// Creates a writer that hands each piece of text to `write`.
     public init(settings: OutputSettings, write: @escaping (String) -> Void) {
@@ -23,8 +38,9 @@ public final class ResultWriter: ResultSink {
     public func begin(columns: [String]) {
         self.columns = columns
         pending = []
-        widths = nil
+        layout = nil
         rowCount = 0
+        labelWidth = columns.map(DisplayWidth.of).max() ?? 0
         switch settings.mode {
         case .csv where settings.headers: write(columns.map(csvField).joined(separator: ",") + "\n")
         case .tsv where settings.headers: write(columns.map(tsvField).joined(separator: "\t") + "\n")
@@ -34,19 +50,23 @@ public final class ResultWriter: ResultSink {
     }
 
     public func row(_ cells: [Cell]) {
+        // After Ctrl-C the rest of the result is dropped; the command then reports the interruption.
+        if Interrupts.isPending { return }
+        // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
+        let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
         defer { rowCount += 1 }
         switch settings.mode {
-        case .csv: write(cells.map { csvField($0.rendered(null: settings.nullText)) }.joined(separator: ",") + "\n")
-        case .tsv: write(cells.map { tsvField($0.rendered(null: settings.nullText)) }.joined(separator: "\t") + "\n")
+        case .csv: write(cells.map { csvField(text($0)) }.joined(separator: ",") + "\n")
+        case .tsv: write(cells.map { tsvField(text($0)) }.joined(separator: "\t") + "\n")
         case .json: write((rowCount == 0 ? "\n" : ",\n") + jsonObject(cells))
         case .jsonl: write(jsonObject(cells) + "\n")
         case .line: writeLineRecord(cells)
         case .table, .box, .markdown:
-            let texts = cells.map { clip(oneLine($0.rendered(null: settings.nullText))) }
-            if let widths {
-                writeAligned(texts, widths: widths)
+            let rendered = cells.map(render)
+            if let layout {
+                writeAligned(rendered, layout: layout)
             } else {
-                pending.append(texts)
+                pending.append(rendered)
                 if pending.count >= ResultWriter.measuredRows { flushPending() }
             }
         }
@@ -56,124 +76,164 @@ public final class ResultWriter: ResultSink {
         switch settings.mode {
         case .json: write(rowCount == 0 ? "]\n" : "\n]\n")
         case .table, .box, .markdown:
-            if widths == nil { flushPending() }
-            if let widths, settings.mode != .markdown { write(border(widths, bottom: true)) }
+            if layout == nil { flushPending() }
+            if let layout, settings.mode != .markdown { write(border(layout.widths, position: .bottom)) }
         default: break
         }
     }
 
     // MARK: - Aligned modes
 
+    /// A value ready for an aligned column: on one line, cut to `maxColumnWidth`.
+    private struct RenderedCell {
+        var text: String
+        var width: Int
+        var isNull: Bool
+        var isNumber: Bool
+    }
+
+    private func render(_ cell: Cell) -> RenderedCell {
+        var text = oneLine(text(cell))
+        if settings.mode == .markdown { text = text.replacingOccurrences(of: "|", with: "\\|") }
+        var width = DisplayWidth.of(text)
+        if settings.maxColumnWidth > 0, width > settings.maxColumnWidth {
+            text = cut(text, to: settings.maxColumnWidth)
+            width = DisplayWidth.of(text)
+        }
+        let isNumber: Bool
+        if case .value(let value) = cell, case .integer = value { isNumber = true }
+        else if case .value(let value) = cell, case .double = value { isNumber = true }
+        else if case .value(let value) = cell, case .decimal = value { isNumber = true }
+        else { isNumber = false }
+        if case .null = cell { return RenderedCell(text: text, width: width, isNull: true, isNumber: false) }
+        return RenderedCell(text: text, width: width, isNull: false, isNumber: isNumber)
+    }
+
+    private var showsHeader: Bool { settings.headers || settings.mode == .markdown }
+
     private func flushPending() {
-        var widths = columns.map { settings.headers ? width($0) : 0 }
+        var natural = columns.map { showsHeader ? DisplayWidth.of($0) : 0 }
+        var numeric = Array(repeating: true, count: columns.count)
+        var seenValue = Array(repeating: false, count: columns.count)
         for row in pending {
-            for (i, text) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width(text)) }
+            for (i, cell) in row.enumerated() {
+                natural[i] = max(natural[i], cell.width)
+                if !cell.isNull {
+                    seenValue[i] = true
+                    if !cell.isNumber { numeric[i] = false }
+                }
+            }
         }
-        widths = widths.map { max($0, 1) }
-        self.widths = widths
-        if settings.mode != .markdown { write(border(widths, bottom: false, top: true)) }
-        if settings.headers {
-            writeAligned(columns.map(clip), widths: widths)
-            write(separator(widths))
+        natural = natural.map { max($0, 1) }
+        var widths = natural
+        if let available = settings.terminalWidth, settings.mode != .markdown {
+            widths = ColumnLayout.fit(natural: natural, overhead: ColumnLayout.overhead(columns: columns.count), available: available)
         }
-        for row in pending { writeAligned(row, widths: widths) }
+        let layout = ColumnLayout(widths: widths, numeric: zip(numeric, seenValue).map { $0 && $1 })
+        self.layout = layout
+        if settings.mode != .markdown { write(border(widths, position: .top)) }
+        if showsHeader {
+            let header = columns.map { name in
+                RenderedCell(text: name, width: DisplayWidth.of(name), isNull: false, isNumber: false)
+            }
+            writeAligned(header, layout: layout, isHeader: true)
+            write(border(widths, position: .middle, numeric: layout.numeric))
+        }
+        for row in pending { writeAligned(row, layout: layout) }
         pending = []
     }
 
-    private func writeAligned(_ texts: [String], widths: [Int]) {
-        let cells = zip(texts, widths).map { text, w in pad(fit(text, w), w) }
+    private func writeAligned(_ cells: [RenderedCell], layout: ColumnLayout, isHeader: Bool = false) {
+        var parts: [String] = []
+        parts.reserveCapacity(cells.count)
+        for (i, cell) in cells.enumerated() {
+            let width = layout.widths[i]
+            var text = cell.text
+            var used = cell.width
+            if used > width {
+                text = cut(text, to: width)
+                used = DisplayWidth.of(text)
+            }
+            let padding = String(repeating: " ", count: max(0, width - used))
+            if isHeader {
+                text = TerminalStyle.bold.apply(text, if: settings.colour)
+            } else if cell.isNull {
+                text = TerminalStyle.dim.apply(text, if: settings.colour)
+            }
+            parts.append(layout.numeric[i] && !isHeader ? padding + text : text + padding)
+        }
+        let bar = settings.mode == .box ? "│" : "|"
+        write(bar + " " + parts.joined(separator: " \(bar) ") + " " + bar + "\n")
+    }
+
+    private enum BorderPosition { case top, middle, bottom }
+
+    private func border(_ widths: [Int], position: BorderPosition, numeric: [Bool] = []) -> String {
         switch settings.mode {
-        case .box: write("│ " + cells.joined(separator: " │ ") + " │\n")
-        case .markdown: write("| " + cells.joined(separator: " | ") + " |\n")
-        default: write("| " + cells.joined(separator: " | ") + " |\n")
+        case .box:
+            let bars = widths.map { String(repeating: "─", count: $0 + 2) }
+            switch position {
+            case .top: return "┌" + bars.joined(separator: "┬") + "┐\n"
+            case .middle: return "├" + bars.joined(separator: "┼") + "┤\n"
+            case .bottom: return "└" + bars.joined(separator: "┴") + "┘\n"
+            }
+        case .markdown:
+            // A colon on the right marks a right-aligned (numeric) column.
+            let bars = widths.enumerated().map { i, w in
+                i < numeric.count && numeric[i] ? String(repeating: "-", count: w + 1) + ":" : String(repeating: "-", count: w + 2)
+            }
+            return "|" + bars.joined(separator: "|") + "|\n"
+        default:
+            return "+" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "+\n"
         }
     }
 
-    private func border(_ widths: [Int], bottom: Bool, top: Bool = false) -> String {
-        let bars = widths.map { String(repeating: settings.mode == .box ? "─" : "-", count: $0 + 2) }
-        guard settings.mode == .box else { return "+" + bars.joined(separator: "+") + "+\n" }
-        return top ? "┌" + bars.joined(separator: "┬") + "┐\n" : "└" + bars.joined(separator: "┴") + "┘\n"
-    }
-
-    private func separator(_ widths: [Int]) -> String {
-        switch settings.mode {
-        case .box: "├" + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: "┼") + "┤\n"
-        case .markdown: "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
-        default: "+" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "+\n"
-        }
-    }
+    // MARK: - Line mode
 
     private func writeLineRecord(_ cells: [Cell]) {
-        let labelWidth = columns.map(width).max() ?? 0
         if rowCount > 0 { write("\n") }
+        var out = ""
         for (name, cell) in zip(columns, cells) {
-            write(pad(name, labelWidth) + " = " + cell.rendered(null: settings.nullText) + "\n")
+            let label = String(repeating: " ", count: max(0, labelWidth - DisplayWidth.of(name))) + name
+            var value = text(cell)
+            // Continuation lines of a multi-line value line up under its first line.
+            if value.contains("\n") {
+                value = value.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: labelWidth + 3))
+            }
+            if case .null = cell { value = TerminalStyle.dim.apply(value, if: settings.colour) }
+            out += TerminalStyle.bold.apply(label, if: settings.colour) + " = " + value + "\n"
         }
+        write(out)
     }
 
     // MARK: - Text helpers
 
-    private func width(_ text: String) -> Int { text.count }
+    private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
-    private func pad(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - self.width(text)))
-    }
-
-    private func fit(_ text: String, _ width: Int) -> String {
-        self.width(text) <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
-    }
-
-    private func clip(_ text: String) -> String {
-        settings.maxColumnWidth > 0 ? fit(text, settings.maxColumnWidth) : text
+    /// `text` cut to `width` columns, its last column an ellipsis.
+    private func cut(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        return DisplayWidth.prefix(text, fitting: width - 1) + "…"
     }
 
     private func oneLine(_ text: String) -> String {
-        text.contains(where: \.isNewline) ? text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") : text
+        guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
     }
 
     private func csvField(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0.isNewline } || text.first == " " || text.last == " "
+        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 
     private func tsvField(_ text: String) -> String {
-        text.replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n")
+        guard text.contains(where: { $0 == "\t" || $0 == "\\" || $0.isNewline }) else { return text }
+        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     private func jsonObject(_ cells: [Cell]) -> String {
         "{" + zip(columns, cells).map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
-    }
-}
-
-/// JSON text for cells: numbers and booleans stay typed, everything else is a string.
-enum JSONText {
-    static func value(_ cell: Cell) -> String {
-        switch cell {
-        case .null: return "null"
-        case .text(let s): return string(s)
-        case .value(let v):
-            switch v {
-            case .integer(let i): return String(i)
-            case .double(let d): return d.isFinite ? AttributeValue.format(d) : "null"
-            case .decimal(let d): return "\(d)"
-            case .bool(let b): return b ? "true" : "false"
-            default: return string(v.description)
-            }
-        }
-    }
-
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

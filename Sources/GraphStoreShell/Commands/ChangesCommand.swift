@@ -1,0 +1,32 @@
+import GraphStore
+
+/// `.changes [on|off]`: the unsaved changes, or a summary after each command.
+enum ChangesCommand {
+    static let command = ShellCommand(
+        ".changes", usage: ".changes [on|off]", summary: "list unsaved changes; on|off: report them after each command that alters them",
+        example: ".changes",
+        details: """
+            With no argument, lists every object inserted, updated or deleted since the last save: \
+            change, object and the keys that changed. With on, each command that alters the pending \
+            changes is followed by a line such as "changes: 2 unsaved changes (1 inserted, 1 updated)" \
+            on standard error (sqlite3's .changes counts rows instead).
+            """
+    ) { shell, words, _ in
+        if !words.isEmpty {
+            shell.options.changes = try OnOffArgument.value(words, current: shell.options.changes, usage: ".changes [on|off]")
+            return
+        }
+        let context = try shell.requireContext()
+        shell.emit(columns: ["change", "object", "keys"]) { sink in
+            for object in context.insertedObjects {
+                sink.row([.text("inserted"), .text(object.objectID.description), .text(object.changedKeys().joined(separator: ", "))])
+            }
+            for object in context.updatedObjects {
+                sink.row([.text("updated"), .text(object.objectID.description), .text(object.changedKeys().joined(separator: ", "))])
+            }
+            for object in context.deletedObjects {
+                sink.row([.text("deleted"), .text(object.objectID.description), .null])
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// `.mode [MODE]`: how results are printed.
+enum ModeCommand {
+    static let command = ShellCommand(
+        ".mode", usage: ".mode [MODE]", summary: "set the output mode: table box csv tsv json jsonl line markdown",
+        example: ".mode json",
+        details: """
+            With no MODE, prints the current mode. The modes:
+            \(OutputMode.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+            sqlite3's names column, tabs and list are accepted for table, tsv and line.
+            """
+    ) { shell, words, _ in
+        guard words.count <= 1 else { throw ShellError("usage: .mode [MODE]") }
+        guard let name = words.first else {
+            shell.output("\(shell.settings.mode.rawValue)\n")
+            return
+        }
+        shell.settings.mode = try mode(named: name)
+    }
+
+    /// A mode by name, with sqlite3's names for the same thing.
+    static func mode(named name: String) throws(ShellError) -> OutputMode {
+        if let mode = OutputMode(rawValue: name.lowercased()) { return mode }
+        switch name.lowercased() {
+        case "column": return .table
+        case "tabs": return .tsv
+        case "list": return .line
+        case "ndjson": return .jsonl
+        default:
+            throw ShellError("no output mode \(name); modes: \(OutputMode.allCases.map(\.rawValue).joined(separator: " "))")
+        }
+    }
+}

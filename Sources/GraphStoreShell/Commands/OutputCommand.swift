@@ -1,0 +1,23 @@
+/// `.output [FILE]` and `.once FILE`: results to a file.
+enum OutputCommand {
+    static let output = ShellCommand(
+        ".output", aliases: ["\\o"], usage: ".output [FILE]", summary: "send output to FILE (created or emptied); with no FILE, back to standard output",
+        example: ".output books.csv",
+        details: "Messages and errors still go to standard error. Output to a file is never cut to fit or coloured."
+    ) { shell, words, _ in
+        guard words.count <= 1 else { throw ShellError("usage: .output [FILE]") }
+        if let path = words.first, path != "-", path != "stdout" {
+            try shell.redirectOutput(to: path, once: false)
+        } else {
+            shell.endRedirection()
+        }
+    }
+
+    static let once = ShellCommand(
+        ".once", usage: ".once FILE", summary: "send the next command's output to FILE",
+        example: ".once books.json"
+    ) { shell, words, _ in
+        guard words.count == 1 else { throw ShellError("usage: .once FILE") }
+        try shell.redirectOutput(to: words[0], once: true)
+    }
+}

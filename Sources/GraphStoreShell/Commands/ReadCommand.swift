@@ -1,0 +1,29 @@
+/// `.read FILE`: runs a script.
+enum ReadCommand {
+    static let command = ShellCommand(
+        ".read", aliases: ["\\i"], usage: ".read FILE", summary: "run the commands in FILE",
+        example: ".read examples/BookStore/inspect.graphstore",
+        details: """
+            Errors in the script are reported as FILE:LINE: message. With bail on (the default \
+            in scripts), the script stops at its first error and .read fails; at the prompt the \
+            rest of the script still runs unless .bail on is set. Scripts may read other scripts, \
+            up to 16 deep.
+            """
+    ) { shell, words, _ in
+        guard words.count == 1 else { throw ShellError("usage: .read FILE") }
+        try run(shell, path: words[0])
+    }
+
+    /// Runs a script file in `shell`; throws `ScriptFailure` (already reported) when a
+    /// command in it failed.
+    static func run(_ shell: Shell, path: String) throws {
+        guard shell.state.scriptDepth < SessionState.maximumScriptDepth else {
+            throw ShellError("scripts nested more than \(SessionState.maximumScriptDepth) deep (does \(path) read itself?)")
+        }
+        let source = try TextLineSource(path: path)
+        shell.state.scriptDepth += 1
+        defer { shell.state.scriptDepth -= 1 }
+        let status = Session(shell: shell).run(source)
+        if status != ExitStatus.success { throw ScriptFailure(status: status) }
+    }
+}

@@ -1,0 +1,29 @@
+/// `.show`: the current settings.
+enum ShowCommand {
+    static let command = ShellCommand(
+        ".show", usage: ".show", summary: "show the settings: store, mode, headers, null text, output, timer, echo, bail, changes",
+        example: ".show"
+    ) { shell, words, _ in
+        guard words.isEmpty else { throw ShellError("usage: .show") }
+        let store = shell.store
+        let settings: [(String, String)] = [
+            ("store", store?.path ?? "(none)"),
+            ("access", store == nil ? "" : (store?.isReadOnly == false ? "read-write" : "read-only")),
+            ("model", store.map { "\($0.modelOrigin)" } ?? ""),
+            ("mode", shell.settings.mode.rawValue),
+            ("headers", onOff(shell.settings.headers)),
+            ("nullvalue", "'\(shell.settings.nullText)'"),
+            ("output", shell.state.redirection.map { ($0.file.path ?? "") + ($0.once ? " (once)" : "") } ?? "stdout"),
+            ("timer", onOff(shell.options.timer)),
+            ("echo", onOff(shell.options.echo)),
+            ("bail", onOff(shell.options.bail)),
+            ("changes", onOff(shell.options.changes)),
+            ("parameters", "\(shell.parameters.all.count)"),
+        ]
+        shell.emit(columns: ["setting", "value"]) { sink in
+            for (name, value) in settings { sink.row([.text(name), .text(value)]) }
+        }
+    }
+
+    private static func onOff(_ value: Bool) -> String { value ? "on" : "off" }
+}

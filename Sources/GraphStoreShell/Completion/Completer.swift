@@ -1,0 +1,179 @@
+import Foundation
+import GraphStore
+
+/// TAB completion for the shell: command names, then each command's arguments as its
+/// `usage` describes them — entity names, key paths along relationships, predicate
+/// operators, `$parameters`, output modes, `on|off` and other literal words, and file names.
+///
+/// ```swift
+/// let completer = Completer(shell: shell)
+/// completer.complete(".rows Bo").candidates.map(\.text)                     // ["Book", "BookCategory"]
+/// completer.complete("fetch Book where category.na").candidates.map(\.text) // ["category.name"]
+/// ```
+public struct Completer {
+    /// The shell whose commands, store and parameters are completed.
+    public let shell: Shell
+    /// The directory relative file names are completed in (the process's by default).
+    public var directory: String?
+
+    /// Creates a completer for a shell.
+    public init(shell: Shell) {
+        self.shell = shell
+    }
+
+    /// The completions for `line`, the text before the cursor.
+    public func complete(_ line: String) -> Completion {
+        let words = LineWords(line)
+        guard let command = words.complete.first else {
+            return Completion(word: words.partial, candidates: commandCandidates(words.partial))
+        }
+        guard let found = shell.command(named: command.text) else { return Completion(word: words.partial, candidates: []) }
+        let pattern = UsagePattern(found.usage)
+        let typed = words.complete.dropFirst().map(\.text)
+        var candidates: [CompletionCandidate] = []
+        var word = words.partial
+        for (expected, state) in pattern.expectations(after: typed) {
+            switch expected {
+            case .literal(let literal):
+                if Self.matches(literal, words.partial) { candidates.append(CompletionCandidate(literal)) }
+            case .placeholder(let name):
+                if let free = state.freeText, name == free.placeholder {
+                    // Free text runs from its first word to the cursor; complete its last token.
+                    let start = free.startWord + 1 < words.complete.count ? words.complete[free.startWord + 1].start : words.partialStart
+                    let text = String(line[start...])
+                    let predicate = PredicateCompletion(shell: shell, entity: state.entity.flatMap(mapping))
+                    let completion = predicate.complete(text)
+                    word = completion.word
+                    candidates += completion.candidates
+                } else {
+                    candidates += argumentCandidates(placeholder: name, partial: words.partial, entity: state.entity)
+                }
+            }
+        }
+        return Completion(word: word, candidates: Self.unique(candidates))
+    }
+
+    // MARK: - Candidates
+
+    private func commandCandidates(_ partial: String) -> [CompletionCandidate] {
+        var names = shell.commands.map(\.name)
+        // Aliases (`\d`, `.tables`) only when typed towards: they would double the list.
+        if !partial.isEmpty { names += shell.commands.flatMap(\.aliases) }
+        return names.filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
+    }
+
+    private func argumentCandidates(placeholder: String, partial: String, entity: String?) -> [CompletionCandidate] {
+        switch ArgumentKind(placeholder: placeholder) {
+        case .entity:
+            return entityCandidates(partial)
+        case .entityKeyPath:
+            guard let dot = partial.firstIndex(of: ".") else {
+                return entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") } + []
+            }
+            guard let mapping = mapping(String(partial[..<dot])) else { return [] }
+            let keyPath = String(partial[partial.index(after: dot)...])
+            return KeyPathCompletion(shell: shell, root: mapping).candidates(for: keyPath, relationshipsOnly: false).map {
+                CompletionCandidate(String(partial[...dot]) + $0.text, display: $0.display, terminator: $0.terminator)
+            }
+        case .keyPath:
+            guard let mapping = entity.flatMap(mapping) else { return [] }
+            return KeyPathCompletion(shell: shell, root: mapping).candidates(for: partial, relationshipsOnly: false)
+        case .file:
+            return FileNameCompletion(directory: directory).candidates(for: partial)
+        case .command:
+            return shell.commands.map(\.name).filter { Self.matches($0, partial) || Self.matches(String($0.drop { $0 == "." }), partial) }
+                .map { CompletionCandidate($0) }
+        case .mode:
+            return OutputMode.allCases.map(\.rawValue).filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
+        case .parameter:
+            let bare = ShellParameters.bareName(partial)
+            return shell.parameters.all.map(\.name).filter { Self.matches($0, bare) }.map { CompletionCandidate($0) }
+        case .none:
+            return []
+        }
+    }
+
+    private func entityCandidates(_ partial: String) -> [CompletionCandidate] {
+        guard let store = shell.store else { return [] }
+        return store.allMappings.map(\.name).sorted().filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
+    }
+
+    private func mapping(_ name: String) -> EntityMapping? {
+        try? shell.mapping(name)
+    }
+
+    /// Prefix match; case matters only when the typed text has capitals.
+    static func matches(_ candidate: String, _ partial: String) -> Bool {
+        if partial.isEmpty { return true }
+        if candidate.hasPrefix(partial) { return true }
+        return partial == partial.lowercased() && candidate.lowercased().hasPrefix(partial)
+    }
+
+    static func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
+        var seen = Set<String>()
+        return candidates.filter { seen.insert($0.text).inserted }
+    }
+}
+
+/// What a usage placeholder asks for.
+enum ArgumentKind {
+    case entity, entityKeyPath, keyPath, file, command, mode, parameter, none
+
+    init(placeholder: String) {
+        switch placeholder {
+        case "ENTITY": self = .entity
+        case "ENTITY.KEYPATH": self = .entityKeyPath
+        case "KEY", "KEYPATH", "KEY_PATH", "ATTRIBUTE", "PROPERTY", "RELATIONSHIP": self = .keyPath
+        case "FILE", "PATH", "STORE", "SCRIPT", "MODEL", "DIRECTORY": self = .file
+        case "COMMAND": self = .command
+        case "MODE": self = .mode
+        case "NAME", "PARAMETER": self = .parameter
+        default: self = .none
+        }
+    }
+}
+
+/// The words of a line up to the cursor, split as the shell splits them (whitespace, with
+/// quotes grouping), and the partial word at the cursor.
+struct LineWords {
+    struct Word {
+        var text: String
+        var start: String.Index
+    }
+
+    /// Words finished by whitespace.
+    var complete: [Word] = []
+    /// The word being typed (empty after whitespace).
+    var partial = ""
+    /// Where the partial word starts.
+    var partialStart: String.Index
+
+    init(_ line: String) {
+        partialStart = line.endIndex
+        var current = ""
+        var start: String.Index?
+        var quote: Character?
+        var index = line.startIndex
+        while index < line.endIndex {
+            let c = line[index]
+            if let q = quote {
+                if c == q { quote = nil } else { current.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                if start == nil { start = index }
+            } else if c.isWhitespace {
+                if let s = start { complete.append(Word(text: current, start: s)) }
+                current = ""
+                start = nil
+            } else {
+                current.append(c)
+                if start == nil { start = index }
+            }
+            index = line.index(after: index)
+        }
+        if let start {
+            partial = current
+            partialStart = start
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import GraphStore
+
+/// What `graphstore` does from its arguments to its exit status: opens the store, runs the
+/// rc file, then the commands, a script on standard input, or the interactive prompt.
+public enum Launcher {
+    /// Runs graphstore with these arguments (without the program name); returns the exit status.
+    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let options: LaunchOptions
+        do {
+            options = try LaunchOptions.parse(arguments)
+        } catch {
+            writeError("graphstore: \(error.message)\n")
+            return error.exitCode
+        }
+        if options.showsHelp {
+            writeOut(HelpText.text)
+            return ExitStatus.success
+        }
+        if options.showsVersion {
+            writeOut("graphstore \(GraphStoreVersion.string)\n")
+            return ExitStatus.success
+        }
+
+        let interactive = options.actions.isEmpty && isatty(STDIN_FILENO) == 1
+        let standardOutput = FileOutput.standardOutput()
+        let shell = Shell(
+            writeEnabled: options.write,
+            output: { standardOutput.write($0) },
+            diagnostics: { text in
+                standardOutput.flush()
+                writeError(text)
+            })
+        shell.flushOutput = { standardOutput.flush() }
+        shell.terminal = TerminalInfo(fileDescriptor: STDOUT_FILENO, environment: environment)
+        if let mode = options.mode { shell.settings.mode = mode }
+        if let headers = options.headers { shell.settings.headers = headers }
+        if let nullText = options.nullText { shell.settings.nullText = nullText }
+        shell.options.bail = options.bail ?? !interactive
+        let colourDiagnostics = TerminalInfo(fileDescriptor: STDERR_FILENO, environment: environment)?.colour ?? false
+        defer { standardOutput.flush() }
+
+        if interactive { Interrupts.install() }
+        if let store = options.store {
+            do {
+                try shell.open(path: store, modelPath: options.model)
+            } catch {
+                shell.diagnostics("graphstore: \(ShellError.describing(error).message)\n")
+                return ExitStatus.storeNotOpened
+            }
+        } else if options.model != nil {
+            shell.diagnostics("graphstore: --model needs a STORE\nTry 'graphstore --help' for more information.\n")
+            return ExitStatus.usage
+        }
+
+        var status = ExitStatus.success
+        if let script = rcFile(options, environment: environment) {
+            status = runScript(shell, path: script.path, required: script.required)
+            if status != ExitStatus.success, shell.options.bail || shell.shouldQuit { return status }
+        }
+        if !options.actions.isEmpty {
+            for group in groups(options.actions) where !shell.shouldQuit {
+                let result: Int32
+                switch group {
+                case .commands(let lines):
+                    var session = Session(shell: shell)
+                    session.colourDiagnostics = colourDiagnostics
+                    result = session.run(TextLineSource(lines: lines, name: "-c"))
+                case .file(let path):
+                    result = runScript(shell, path: path, required: true)
+                }
+                if result != ExitStatus.success {
+                    status = result
+                    if shell.options.bail { break }
+                }
+            }
+            warnAboutUnsavedChanges(shell)
+            return shell.state.exitStatus ?? status
+        }
+
+        let source: LineSource
+        if interactive, let editor = makeEditor(shell, environment: environment) {
+            source = editor
+            banner(shell, to: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO)
+        } else {
+            source = TextLineSource(fileDescriptor: STDIN_FILENO, name: "stdin")
+        }
+        var session = Session(shell: shell)
+        session.colourDiagnostics = colourDiagnostics
+        let result = session.run(source)
+        if !source.isInteractive { warnAboutUnsavedChanges(shell) }
+        return result != ExitStatus.success ? result : status
+    }
+
+    // MARK: - Pieces
+
+    private enum ActionGroup {
+        case commands([String])
+        case file(String)
+    }
+
+    /// Consecutive commands run as one source, so that `-c:N` counts across them.
+    private static func groups(_ actions: [LaunchOptions.Action]) -> [ActionGroup] {
+        var groups: [ActionGroup] = []
+        for action in actions {
+            switch action {
+            case .command(let text):
+                if case .commands(let lines)? = groups.last {
+                    groups[groups.count - 1] = .commands(lines + [text])
+                } else {
+                    groups.append(.commands([text]))
+                }
+            case .file(let path):
+                groups.append(.file(path))
+            }
+        }
+        return groups
+    }
+
+    /// `--init FILE` (which must exist), else `~/.graphstorerc` if there is one, unless `--no-rc`.
+    private static func rcFile(_ options: LaunchOptions, environment: [String: String]) -> (path: String, required: Bool)? {
+        if let path = options.initFile { return (path, true) }
+        guard options.readsRCFile, let home = environment["HOME"], !home.isEmpty else { return nil }
+        let path = (home as NSString).appendingPathComponent(".graphstorerc")
+        return FileManager.default.fileExists(atPath: path) ? (path, false) : nil
+    }
+
+    private static func runScript(_ shell: Shell, path: String, required: Bool) -> Int32 {
+        do {
+            try ReadCommand.run(shell, path: path)
+            return ExitStatus.success
+        } catch let failure as ScriptFailure {
+            return failure.status
+        } catch {
+            shell.diagnostics("graphstore: \(ShellError.describing(error).message)\n")
+            return ExitStatus.commandFailed
+        }
+    }
+
+    private static func makeEditor(_ shell: Shell, environment: [String: String]) -> EditLineSource? {
+        // libedit decodes typed UTF-8 only under a UTF-8 character type locale.
+        setlocale(LC_CTYPE, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+        let completer = Completer(shell: shell)
+        return EditLineSource(
+            program: "graphstore", historyPath: historyPath(environment),
+            echoToStandardError: isatty(STDOUT_FILENO) != 1,
+            completer: { completer.complete($0) })
+    }
+
+    /// `GRAPHSTORE_HISTORY` (empty: no history file), else `~/.graphstore_history`.
+    static func historyPath(_ environment: [String: String]) -> String? {
+        if let path = environment["GRAPHSTORE_HISTORY"] { return path.isEmpty ? nil : path }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return (home as NSString).appendingPathComponent(".graphstore_history")
+    }
+
+    private static func banner(_ shell: Shell, to descriptor: Int32) {
+        var text = "graphstore \(GraphStoreVersion.string)"
+        if let store = shell.store {
+            let access = store.isReadOnly ? "read-only" : "read-write"
+            text += ": \((store.path as NSString).lastPathComponent) (\(access), model from \(store.modelOrigin))\n"
+            for anomaly in store.anomalies { text += "warning: \(anomaly)\n" }
+        } else {
+            text += ": no store open; .open STORE opens one\n"
+        }
+        text += "Enter .help for commands, Ctrl-D to quit.\n"
+        shell.flushOutput()
+        write(descriptor, text)
+    }
+
+    private static func warnAboutUnsavedChanges(_ shell: Shell) {
+        let summary = ChangeSummary(shell.context)
+        guard summary.total > 0 else { return }
+        shell.diagnostics("graphstore: warning: \(summary.sentence) discarded (not saved)\n")
+    }
+
+    private static func writeOut(_ text: String) { write(STDOUT_FILENO, text) }
+    private static func writeError(_ text: String) { write(STDERR_FILENO, text) }
+
+    private static func write(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes = bytes.dropFirst(n)
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import GraphStore
+
+/// JSON text for cells: numbers and booleans stay typed, dates are ISO 8601 strings, data
+/// is base64, everything else a string. Non-finite doubles, which JSON cannot hold, are null.
+enum JSONText {
+    static func value(_ cell: Cell) -> String {
+        switch cell {
+        case .null: return "null"
+        case .text(let s): return string(s)
+        case .value(let v):
+            switch v {
+            case .integer(let i): return String(i)
+            case .double(let d): return d.isFinite ? AttributeValue.format(d) : "null"
+            case .decimal(let d): return d.isNaN ? "null" : "\(d)"
+            case .bool(let b): return b ? "true" : "false"
+            case .data(let data): return string(data.base64EncodedString())
+            default: return string(v.description)
+            }
+        }
+    }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        out.reserveCapacity(s.utf8.count + 2)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

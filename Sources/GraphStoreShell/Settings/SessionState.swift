@@ -1,0 +1,12 @@
+/// What a shell keeps between commands that is neither a setting nor an option.
+struct SessionState {
+    /// Active `.output`/`.once` redirection.
+    var redirection: OutputRedirection?
+    /// How deeply `.read` scripts are nested, to refuse a script that reads itself forever.
+    var scriptDepth = 0
+    /// The status `.exit N` asked for.
+    var exitStatus: Int32?
+
+    /// The most `.read` scripts that may be nested.
+    static let maximumScriptDepth = 16
+}

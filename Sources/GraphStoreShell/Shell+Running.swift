@@ -1,0 +1,62 @@
+import Foundation
+import GraphStore
+
+extension Shell {
+    /// Runs one statement as a session does: echoed with `.echo on`, timed with `.timer on`,
+    /// followed by a change summary with `.changes on`; a `.once` redirection ends after it.
+    func runStatement(_ text: String) throws {
+        if options.echo { output(text + "\n") }
+        let before = options.changes ? ChangeSummary(context) : nil
+        let clock = options.timer ? CommandClock() : nil
+        defer {
+            commandDidRun()
+            if let clock, options.timer {
+                flushOutput()
+                diagnostics(clock.report() + "\n")
+            }
+            if let before, options.changes {
+                let after = ChangeSummary(context)
+                if after != before {
+                    flushOutput()
+                    diagnostics("changes: " + (after.total == 0 ? "none unsaved" : after.sentence) + "\n")
+                }
+            }
+        }
+        try execute(text)
+        if Interrupts.isPending { throw ShellError("interrupted") }
+    }
+}
+
+/// The wall-clock, user and system time a command takes (`.timer on`).
+struct CommandClock {
+    private let wall: Double
+    private let usage: rusage
+
+    init() {
+        wall = CommandClock.monotonic()
+        usage = CommandClock.resources()
+    }
+
+    /// `time: real 0.012s user 0.010s sys 0.001s`.
+    func report() -> String {
+        let now = CommandClock.resources()
+        let real = CommandClock.monotonic() - wall
+        let user = CommandClock.seconds(now.ru_utime) - CommandClock.seconds(usage.ru_utime)
+        let system = CommandClock.seconds(now.ru_stime) - CommandClock.seconds(usage.ru_stime)
+        return String(format: "time: real %.3fs user %.3fs sys %.3fs", real, max(0, user), max(0, system))
+    }
+
+    private static func monotonic() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    private static func resources() -> rusage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage
+    }
+
+    private static func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+}
