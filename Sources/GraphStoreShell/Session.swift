@@ -45,7 +45,6 @@ public struct Session {
                 {
                     continue
                 }
-                if source.isInteractive { shell.output("\n") }
                 shell.flushOutput()
                 return shell.state.exitStatus ?? status
             case .cancelled:

@@ -12,6 +12,17 @@ enum ChangesCommand {
             on standard error (sqlite3's .changes counts rows instead).
             """
     ) { shell, words, _ in
+        try run(shell, words)
+    }
+
+    /// An inserted object's keys that have values (everything about it is new).
+    static func keysWithValues(_ object: ManagedObject) -> [String] {
+        object.mapping.attributes.map(\.attribute.name).filter { name in
+            ((try? object.value(forKey: name)) ?? nil) != nil
+        }
+    }
+
+    private static func run(_ shell: Shell, _ words: [String]) throws {
         if !words.isEmpty {
             shell.options.changes = try OnOffArgument.value(words, current: shell.options.changes, usage: ".changes [on|off]")
             return
@@ -19,7 +30,7 @@ enum ChangesCommand {
         let context = try shell.requireContext()
         shell.emit(columns: ["change", "object", "keys"]) { sink in
             for object in context.insertedObjects {
-                sink.row([.text("inserted"), .text(object.objectID.description), .text(object.changedKeys().joined(separator: ", "))])
+                sink.row([.text("inserted"), .text(object.objectID.description), .text(keysWithValues(object).joined(separator: ", "))])
             }
             for object in context.updatedObjects {
                 sink.row([.text("updated"), .text(object.objectID.description), .text(object.changedKeys().joined(separator: ", "))])

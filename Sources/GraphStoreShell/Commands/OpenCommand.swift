@@ -2,7 +2,8 @@
 enum OpenCommand {
     static let command = ShellCommand(
         ".open", usage: ".open [--model PATH] STORE", summary: "open a store (read-only unless started with --write)",
-        example: ".open --model App.xcdatamodeld App.sqlite"
+        example: ".open examples/BookStore/BookStore.sqlite",
+        details: "--model PATH opens the store with a model file (.xcdatamodeld, .xcdatamodel or compiled .mom) instead of the model the store carries."
     ) { shell, words, _ in
         var words = words
         var modelPath: String?
@@ -12,6 +13,6 @@ enum OpenCommand {
             words.removeFirst(2)
         }
         guard words.count == 1 else { throw ShellError("usage: .open [--model PATH] STORE") }
-        try shell.open(path: words[0], modelPath: modelPath)
+        try shell.open(path: shell.resolve(path: words[0]), modelPath: modelPath.map(shell.resolve(path:)))
     }
 }

@@ -20,7 +20,7 @@ enum ReadCommand {
         guard shell.state.scriptDepth < SessionState.maximumScriptDepth else {
             throw ShellError("scripts nested more than \(SessionState.maximumScriptDepth) deep (does \(path) read itself?)")
         }
-        let source = try TextLineSource(path: path)
+        let source = try TextLineSource(path: shell.resolve(path: path), name: path)
         shell.state.scriptDepth += 1
         defer { shell.state.scriptDepth -= 1 }
         let status = Session(shell: shell).run(source)

@@ -13,8 +13,6 @@ import GraphStore
 public struct Completer {
     /// The shell whose commands, store and parameters are completed.
     public let shell: Shell
-    /// The directory relative file names are completed in (the process's by default).
-    public var directory: String?
 
     /// Creates a completer for a shell.
     public init(shell: Shell) {
@@ -79,7 +77,7 @@ public struct Completer {
             guard let mapping = entity.flatMap(mapping) else { return [] }
             return KeyPathCompletion(shell: shell, root: mapping).candidates(for: partial, relationshipsOnly: false)
         case .file:
-            return FileNameCompletion(directory: directory).candidates(for: partial)
+            return FileNameCompletion(directory: shell.state.directory).candidates(for: partial)
         case .command:
             return shell.commands.map(\.name).filter { Self.matches($0, partial) || Self.matches(String($0.drop { $0 == "." }), partial) }
                 .map { CompletionCandidate($0) }

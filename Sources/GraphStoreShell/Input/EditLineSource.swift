@@ -95,7 +95,10 @@ public final class EditLineSource: LineSource {
     }
 
     public func remember(_ statement: String) {
-        graphstore_history_enter(history, &event, statement.replacingOccurrences(of: "\n", with: " "))
+        var line = statement.replacingOccurrences(of: "\n", with: " ")
+        // Completion leaves a space after a word; `.entities ` and `.entities` are one entry.
+        while line.last == " " { line.removeLast() }
+        graphstore_history_enter(history, &event, line)
     }
 
     /// Writes the history file (readable by its owner only: it may hold values typed at the prompt).

@@ -49,16 +49,18 @@ public final class TextLineSource: LineSource {
         self.lines = []
     }
 
-    /// Lines read from a script file; the error says why it cannot be read.
-    public convenience init(path: String) throws(ShellError) {
+    /// Lines read from a script file, named `name` in messages (the path as typed); the
+    /// error says why the file cannot be read.
+    public convenience init(path: String, name: String? = nil) throws(ShellError) {
+        let name = name ?? path
         let expanded = (path as NSString).expandingTildeInPath
         var status = stat()
         if stat(expanded, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw ShellError("cannot read \(path): it is a directory")
+            throw ShellError("cannot read \(name): it is a directory")
         }
         let fd = open(expanded, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ShellError("cannot read \(path): \(String(cString: strerror(errno)))") }
-        self.init(fileDescriptor: fd, name: path)
+        guard fd >= 0 else { throw ShellError("cannot read \(name): \(String(cString: strerror(errno)))") }
+        self.init(fileDescriptor: fd, name: name)
         reader?.closesOnEnd = true
     }
 

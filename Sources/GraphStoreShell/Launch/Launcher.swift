@@ -159,7 +159,7 @@ public enum Launcher {
         var text = "graphstore \(GraphStoreVersion.string)"
         if let store = shell.store {
             let access = store.isReadOnly ? "read-only" : "read-write"
-            text += ": \((store.path as NSString).lastPathComponent) (\(access), model from \(store.modelOrigin))\n"
+            text += ": \((store.path as NSString).lastPathComponent) (\(access); model: \(store.modelOrigin))\n"
             for anomaly in store.anomalies { text += "warning: \(anomaly)\n" }
         } else {
             text += ": no store open; .open STORE opens one\n"

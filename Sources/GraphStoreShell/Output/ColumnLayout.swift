@@ -4,6 +4,10 @@ struct ColumnLayout: Equatable {
     var widths: [Int]
     /// Whether a column holds only numbers (they are right-aligned).
     var numeric: [Bool]
+    /// Whether a column was narrowed to fit the terminal: its longer values are cut with
+    /// `…`. In other columns a longer value that arrives after the measured rows pushes its
+    /// row out of line instead, so that streamed output never loses data.
+    var narrowed: [Bool]
 
     /// The narrowest a column is cut to when fitting a terminal: room for two characters
     /// and the ellipsis.

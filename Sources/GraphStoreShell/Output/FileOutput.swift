@@ -19,11 +19,11 @@ public final class FileOutput {
     /// Writes to standard output.
     public static func standardOutput() -> FileOutput { FileOutput(fileDescriptor: STDOUT_FILENO, owns: false, path: nil) }
 
-    /// Creates (or truncates) the file at `path`.
-    public convenience init(creating path: String) throws(ShellError) {
+    /// Creates (or truncates) the file at `path`; messages name it `shownAs` (the path as typed).
+    public convenience init(creating path: String, shownAs name: String? = nil) throws(ShellError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ShellError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        self.init(fileDescriptor: fd, owns: true, path: path)
+        guard fd >= 0 else { throw ShellError("cannot write \(name ?? path): \(String(cString: strerror(errno)))") }
+        self.init(fileDescriptor: fd, owns: true, path: name ?? path)
     }
 
     private init(fileDescriptor: Int32, owns: Bool, path: String?, capacity: Int = 1 << 16) {

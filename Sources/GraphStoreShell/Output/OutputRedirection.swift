@@ -28,7 +28,7 @@ extension Shell {
 
     /// Sends output to a new file (`.output FILE`) or, with `once`, for the next command only.
     func redirectOutput(to path: String, once: Bool) throws(ShellError) {
-        let file = try FileOutput(creating: path)
+        let file = try FileOutput(creating: resolve(path: path), shownAs: path)
         let saved = endRedirection() ?? output
         state.redirection = OutputRedirection(file: file, saved: saved, once: once)
         output = { file.write($0) }

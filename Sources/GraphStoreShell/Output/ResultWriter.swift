@@ -5,9 +5,10 @@ import GraphStore
 ///
 /// Rows stream: csv, tsv, json, jsonl and line write each row as it arrives. The aligned
 /// modes (table, box, markdown) measure the first `measuredRows` rows, then write them and
-/// stream the rest with those widths (a later, longer value is cut with `…`), so a million
-/// rows never sit in memory at once. On a terminal, table and box results are fitted to its
-/// width by cutting the widest columns.
+/// stream the rest with those widths, so a million rows never sit in memory at once (a
+/// later, longer value pushes its row out of line rather than lose characters). On a
+/// terminal, table and box results are fitted to its width by cutting the widest columns,
+/// their values ending in `…`.
 ///
 /// ```swift
 /// var settings = OutputSettings()
@@ -129,7 +130,8 @@ public final class ResultWriter: ResultSink {
         if let available = settings.terminalWidth, settings.mode != .markdown {
             widths = ColumnLayout.fit(natural: natural, overhead: ColumnLayout.overhead(columns: columns.count), available: available)
         }
-        let layout = ColumnLayout(widths: widths, numeric: zip(numeric, seenValue).map { $0 && $1 })
+        let layout = ColumnLayout(
+            widths: widths, numeric: zip(numeric, seenValue).map { $0 && $1 }, narrowed: zip(widths, natural).map { $0 < $1 })
         self.layout = layout
         if settings.mode != .markdown { write(border(widths, position: .top)) }
         if showsHeader {
@@ -150,7 +152,7 @@ public final class ResultWriter: ResultSink {
             let width = layout.widths[i]
             var text = cell.text
             var used = cell.width
-            if used > width {
+            if used > width, layout.narrowed[i] {
                 text = cut(text, to: width)
                 used = DisplayWidth.of(text)
             }

@@ -12,9 +12,14 @@ public struct TerminalInfo: Sendable {
     public init?(fileDescriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard isatty(fileDescriptor) == 1 else { return nil }
         self.fileDescriptor = fileDescriptor
-        // https://no-color.org: any non-empty NO_COLOR turns colour off.
+        self.colour = Self.allowsColour(environment)
+    }
+
+    /// Whether the environment allows colour on a terminal: https://no-color.org says any
+    /// non-empty `NO_COLOR` turns it off, and a `dumb` terminal has none.
+    static func allowsColour(_ environment: [String: String]) -> Bool {
         let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        self.colour = !noColour && environment["TERM"] != "dumb"
+        return !noColour && environment["TERM"] != "dumb"
     }
 
     /// The number of columns, from the terminal, else `COLUMNS`, else 80.

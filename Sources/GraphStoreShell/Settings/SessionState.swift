@@ -6,6 +6,9 @@ struct SessionState {
     var scriptDepth = 0
     /// The status `.exit N` asked for.
     var exitStatus: Int32?
+    /// The directory relative file names are resolved in; nil for the process's own.
+    /// (Tests give each shell its own, since the process's is shared.)
+    var directory: String?
 
     /// The most `.read` scripts that may be nested.
     static let maximumScriptDepth = 16

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import GraphStore
+@testable import GraphStoreShell
+
+/// TAB completion, driven by each command's usage text.
+@Suite struct CompletionTests {
+    /// A stand-in for the `fetch` command another branch adds: completion needs only its usage.
+    static let fetch = ShellCommand(
+        "fetch", usage: "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc]] [limit N]", summary: "fetch objects", example: "fetch Book"
+    ) { _, _, _ in }
+
+    func completer() throws -> (ShellHarness, Completer) {
+        let harness = try ShellHarness()
+        harness.shell.add(Self.fetch)
+        return (harness, Completer(shell: harness.shell))
+    }
+
+    func texts(_ line: String) throws -> [String] {
+        let (harness, completer) = try completer()
+        return withExtendedLifetime(harness) { completer.complete(line).candidates.map(\.text) }
+    }
+
+    @Test func commandNames() throws {
+        #expect(try texts(".ro") == [".rows"])
+        #expect(try texts(".h") == [".help", ".headers", ".header"])
+        let aliases = try texts("\\d")
+        #expect(aliases.sorted() == ["\\d", "\\dt"])
+        let all = try texts("")
+        #expect(all.contains(".entities") && all.contains("fetch") && !all.contains("\\d"))
+    }
+
+    @Test func entityNames() throws {
+        #expect(try texts(".rows Bo") == ["Book", "BookCategory"])
+        #expect(try texts(".rows bookc") == ["BookCategory"])
+        #expect(try texts("fetch P") == ["Page"])
+        #expect(try texts(".rows Book ").isEmpty)  // LIMIT: nothing to offer
+    }
+
+    @Test func keyPathsInPredicates() throws {
+        #expect(try texts("fetch Book where ti") == ["title"])
+        #expect(try texts("fetch Book where category.na") == ["category.name"])
+        #expect(try texts("fetch Book where price > 3 AND category.") == ["category.name", "category.books"])
+        #expect(try texts("fetch Book where (pages.@c") == ["pages.@count"])
+        #expect(try texts("fetch BookCategory where books.category.name") == ["books.category.name"])
+        #expect(try texts("fetch Book where nosuch.x").isEmpty)
+    }
+
+    @Test func operatorsAndJoiners() throws {
+        let afterKey = try texts("fetch Book where title ")
+        #expect(afterKey.prefix(6) == ["==", "!=", "<", "<=", ">", ">="])
+        #expect(afterKey.contains("BEGINSWITH"))
+        #expect(try texts("fetch Book where title beg") == ["BEGINSWITH"])
+        #expect(try texts("fetch Book where title == 'Dune' ") == ["AND", "OR"])
+        #expect(try texts("fetch Book where price > 3 o") == ["OR"])
+        #expect(try texts("fetch Book where title == 'Du").isEmpty)  // inside a string
+    }
+
+    @Test func literalWordsFromTheUsage() throws {
+        #expect(try texts("fetch Book wh") == ["where"])
+        #expect(try texts("fetch Book sort title d") == ["desc"])
+        #expect(try texts(".headers o") == ["on", "off"])
+        #expect(try texts(".mode j") == ["json", "jsonl"])
+        #expect(try texts(".help .sch") == [".schema"])
+        #expect(try texts(".parameter u") == ["unset"])
+    }
+
+    @Test func parameterNames() throws {
+        let (harness, completer) = try completer()
+        try harness.shell.parameters.set("minPrice", from: "12")
+        #expect(completer.complete("fetch Book where price > $mi").candidates.map(\.text) == ["$minPrice"])
+        #expect(completer.complete(".parameter unset m").candidates.map(\.text) == ["minPrice"])
+    }
+
+    @Test func keyPathsAfterAnEntityInSchema() throws {
+        #expect(try texts(".schema Book.ca") == ["Book.category"])
+        #expect(try texts(".schema Bo") == ["Book", "BookCategory"])
+    }
+
+    @Test func fileNames() throws {
+        let (harness, completer) = try completer()
+        _ = FileManager.default.createFile(atPath: harness.directory + "/script.graphstore", contents: Data())
+        #expect(completer.complete(".read scr").candidates.map(\.text) == ["script.graphstore"])
+        #expect(completer.complete(".read exa").candidates.map(\.text) == ["examples/"])
+        #expect(completer.complete(".open examples/BookStore/B").candidates.map(\.text) == ["examples/BookStore/BookStore.sqlite"])
+        #expect(completer.complete(".open --model examples/").candidates.map(\.display) == ["BookStore/"])
+        #expect(completer.complete(".open -").candidates.map(\.text) == ["--model"])
+    }
+
+    @Test func editInsertsTheRestOrTheSharedPrefix() throws {
+        let (harness, completer) = try completer()
+        _ = harness
+        // One candidate: the rest of it and a space.
+        #expect(completer.complete(".ent").edit == Completion.Edit(deleteCount: 0, insert: "ities "))
+        // Several: what they share.
+        #expect(completer.complete(".rows Bo").edit == Completion.Edit(deleteCount: 0, insert: "ok"))
+        // Nothing shared beyond the word: list instead.
+        #expect(completer.complete(".rows Book").edit == nil)
+        // A relationship may go on: no space after it.
+        #expect(completer.complete("fetch Book where categ").edit == Completion.Edit(deleteCount: 0, insert: "ory"))
+        // Typed in lower case: the word is retyped in the entity's case.
+        #expect(completer.complete(".rows page").edit == Completion.Edit(deleteCount: 4, insert: "Page "))
+    }
+
+    @Test func listingGoesDownColumns() {
+        let listing = CompletionListing.columns(["a", "b", "c", "d", "e"], width: 9)
+        #expect(listing == "a  c  e\nb  d\n")
+    }
+
+    @Test func usagePatterns() {
+        let open = UsagePattern(".open [--model PATH] STORE")
+        #expect(open.expectations(after: []).map(\.word) == [.placeholder("STORE"), .literal("--model")])
+        #expect(open.expectations(after: ["--model"]).map(\.word) == [.placeholder("PATH")])
+        #expect(open.expectations(after: ["--model", "m"]).map(\.word) == [.placeholder("STORE")])
+        #expect(open.expectations(after: ["a.sqlite"]).isEmpty)
+        let parameter = UsagePattern(".parameter set NAME VALUE | unset NAME | list | clear")
+        #expect(parameter.expectations(after: []).map(\.word) == [.literal("set"), .literal("unset"), .literal("list"), .literal("clear")])
+        #expect(parameter.expectations(after: ["unset"]).map(\.word) == [.placeholder("NAME")])
+        let fetch = UsagePattern(Self.fetch.usage)
+        let afterWhere = fetch.expectations(after: ["Book", "where", "price", ">"])
+        #expect(afterWhere.count == 1)
+        #expect(afterWhere.first?.state.entity == "Book")
+        #expect(afterWhere.first?.state.freeText?.startWord == 2)
+        let repeated = UsagePattern(".print [TEXT...]")
+        #expect(repeated.expectations(after: ["a", "b"]).map(\.word) == [.placeholder("TEXT")])
+    }
+
+    /// Every command's usage reads as a pattern that accepts its own example.
+    @Test func everyExampleMatchesItsUsage() throws {
+        let harness = try ShellHarness()
+        for command in harness.shell.commands {
+            let words = try CommandLineSplitter.words(Substring(command.example)).dropFirst()
+            let pattern = UsagePattern(command.usage)
+            var accepted = true
+            for i in 0..<words.count {
+                let expected = pattern.expectations(after: Array(words.prefix(i)))
+                if !expected.contains(where: { $0.word.accepts(words[words.startIndex + i]) }) { accepted = false }
+            }
+            #expect(accepted, "\(command.name): usage \(command.usage) does not accept \(command.example)")
+        }
+    }
+}

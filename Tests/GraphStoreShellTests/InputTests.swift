@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import GraphStoreShell
+
+/// Reading statements: continuation lines, line numbers, files.
+@Suite struct InputTests {
+    @Test func completeness() {
+        #expect(InputCompleteness.check(".rows Book") == .complete)
+        #expect(InputCompleteness.check("fetch Book where title == 'Du") == .open)
+        #expect(InputCompleteness.check("fetch Book where (price > 3") == .open)
+        #expect(InputCompleteness.check("fetch Book where title == \"it's\"") == .complete)
+        #expect(InputCompleteness.check(".print a \\") == .continuedByBackslash)
+        #expect(InputCompleteness.check("-- it's a comment (") == .complete)
+        #expect(InputCompleteness.check("fetch Book where title == 'a\\'b'") == .complete)
+    }
+
+    @Test func statementsSpanLinesAndKeepTheirFirstLineNumber() {
+        let source = TextLineSource(lines: ["", ".print 'a", "b'", ".print c \\", "d", "(", ".print e"], name: "s")
+        var reader = StatementReader(source: source)
+        var prompts: [String] = []
+        var statements: [StatementReader.Input] = []
+        while true {
+            let input = reader.next(prompt: "> ", continuation: "...> ")
+            if input == .end { break }
+            statements.append(input)
+            prompts.append("")
+        }
+        #expect(
+            statements == [
+                .statement(".print 'a\nb'", line: 2), .statement(".print c \nd", line: 4), .statement("(\n.print e", line: 6),
+            ])
+    }
+
+    @Test func continuationPromptIsShownForUnfinishedInput() {
+        let terminal = ScriptedTerminal([.line(".print 'a"), .line("b'")])
+        var reader = StatementReader(source: terminal)
+        _ = reader.next(prompt: "Book> ", continuation: " ...> ")
+        #expect(terminal.prompts == ["Book> ", " ...> "])
+    }
+
+    @Test func cancellingDropsTheWholeStatement() {
+        let terminal = ScriptedTerminal([.line(".print 'a"), .cancelled, .line(".print b")])
+        var reader = StatementReader(source: terminal)
+        #expect(reader.next(prompt: "> ", continuation: "...> ") == .cancelled)
+        // The cancelled input was no line: numbering goes on from the last line read.
+        #expect(reader.next(prompt: "> ", continuation: "...> ") == .statement(".print b", line: 2))
+    }
+
+    @Test func fileLinesHandleCRLFBOMAndAMissingLastNewline() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data([0xef, 0xbb, 0xbf] + Array("one\r\ntwo\nthree".utf8)).write(to: URL(fileURLWithPath: path))
+        let source = try TextLineSource(path: path)
+        #expect(source.read(prompt: "") == .line("one"))
+        #expect(source.read(prompt: "") == .line("two"))
+        #expect(source.read(prompt: "") == .line("three"))
+        #expect(source.read(prompt: "") == .end)
+    }
+
+    @Test func unreadableScriptsSayWhy() {
+        #expect(throws: ShellError.self) { try TextLineSource(path: "/nonexistent/script") }
+        do {
+            _ = try TextLineSource(path: "/tmp")
+        } catch {
+            #expect(error.message == "cannot read /tmp: it is a directory")
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+
+@testable import GraphStore
+@testable import GraphStoreShell
+
+/// Sessions: scripts, bail, diagnostics, prompts, redirection, parameters.
+@Suite struct SessionTests {
+    @Test func scriptErrorsAreFileLineMessageOnDiagnostics() throws {
+        let harness = try ShellHarness()
+        let status = harness.run([".mode csv", "", ".rows Nope", ".print after"], bail: false, name: "checks.graphstore")
+        #expect(status == ExitStatus.commandFailed)
+        #expect(harness.diagnostics == "checks.graphstore:3: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.output == "after\n")
+    }
+
+    @Test func bailStopsAtTheFirstError() throws {
+        let harness = try ShellHarness()
+        #expect(harness.run([".rows Nope", ".print after"], bail: true) == ExitStatus.commandFailed)
+        #expect(harness.output.isEmpty)
+        harness.clear()
+        #expect(harness.run([".bail off", ".rows Nope", ".print after"], bail: true) == ExitStatus.commandFailed)
+        #expect(harness.output == "after\n")
+    }
+
+    @Test func unknownCommandsAndBadArgumentsFail() throws {
+        let harness = try ShellHarness()
+        #expect(harness.run([".bogus"]) == 1)
+        #expect(harness.diagnostics.contains("test:1: unknown command .bogus"))
+        harness.clear()
+        #expect(harness.run([".mode fancy"]) == 1)
+        #expect(harness.diagnostics.contains("no output mode fancy"))
+        harness.clear()
+        #expect(harness.run([".headers maybe"]) == 1)
+        #expect(harness.run([".quit 300"]) == 1)
+        #expect(harness.run([".nullvalue"]) == 1)
+    }
+
+    @Test func exitSetsTheStatusAndStopsEverything() throws {
+        let harness = try ShellHarness()
+        #expect(harness.run([".exit 3", ".print not reached"]) == 3)
+        #expect(harness.output.isEmpty)
+        #expect(harness.shell.shouldQuit)
+    }
+
+    @Test func interactiveErrorsDoNotEndOrFailTheSession() throws {
+        let harness = try ShellHarness()
+        let terminal = ScriptedTerminal([.line(".rows Nope"), .line(".print still here")])
+        let status = Session(shell: harness.shell, bail: true).run(terminal)
+        #expect(status == 0)
+        #expect(harness.diagnostics == "error: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.output == "still here\n")
+        #expect(terminal.remembered == [".rows Nope", ".print still here"])
+        #expect(terminal.finished)
+    }
+
+    @Test func promptShowsTheStoreAndUnsavedChanges() throws {
+        let harness = try ShellHarness()
+        let session = Session(shell: harness.shell, bail: false)
+        #expect(session.prompt() == "BookStore> ")
+        #expect(session.continuationPrompt() == "      ...> ")
+        _ = try #require(harness.shell.context).insert("Book")
+        #expect(session.prompt() == "BookStore*> ")
+        #expect(Session(shell: try ShellHarness(openBookStore: false).shell, bail: false).prompt() == "graphstore> ")
+    }
+
+    @Test func endOfInputAsksBeforeDiscardingChanges() throws {
+        let harness = try ShellHarness()
+        _ = try #require(harness.shell.context).insert("Book")
+        // First Ctrl-D: answered no, the session goes on; the second: yes.
+        let terminal = ScriptedTerminal([.end, .line(".print kept"), .end], answers: [false, true])
+        _ = Session(shell: harness.shell, bail: false).run(terminal)
+        #expect(terminal.questions.count == 2)
+        #expect(terminal.questions[0] == "1 unsaved change (1 inserted) will be lost. Quit anyway? [y/N] ")
+        #expect(harness.output == "kept\n")
+        // Without changes nothing is asked.
+        let clean = try ShellHarness()
+        let quiet = ScriptedTerminal([.end])
+        _ = Session(shell: clean.shell, bail: false).run(quiet)
+        #expect(quiet.questions.isEmpty)
+    }
+
+    @Test func changesListsAndSummarises() throws {
+        let harness = try ShellHarness()
+        let context = try #require(harness.shell.context)
+        let book = try context.insert("Book")
+        try book.set("title", "Dune")
+        #expect(try harness.output(of: ".mode csv") == "")
+        let changes = try harness.output(of: ".changes")
+        #expect(changes == "change,object,keys\ninserted,Book t1,title\n")
+        harness.shell.options.changes = true
+        try harness.shell.runStatement(".print no change")
+        #expect(harness.diagnostics.isEmpty)
+        harness.shell.add(ShellCommand("touch", usage: "touch", summary: "", example: "touch") { shell, _, _ in
+            _ = try shell.requireContext().insert("Page")
+        })
+        try harness.shell.runStatement("touch")
+        #expect(harness.diagnostics == "changes: 2 unsaved changes (2 inserted)\n")
+    }
+
+    @Test func echoAndTimer() throws {
+        let harness = try ShellHarness()
+        harness.run([".echo on", ".print hi", ".timer on", ".print timed"])
+        #expect(harness.output == ".print hi\nhi\n.timer on\n.print timed\ntimed\n")
+        // `.timer on` itself is not timed: the timer was off when it started.
+        let timings = harness.diagnostics.split(separator: "\n")
+        #expect(timings.count == 1)
+        #expect(timings.allSatisfy { $0.range(of: #"^time: real \d+\.\d{3}s user \d+\.\d{3}s sys \d+\.\d{3}s$"#, options: .regularExpression) != nil })
+    }
+
+    @Test func outputAndOnceRedirect() throws {
+        let harness = try ShellHarness()
+        harness.run([".mode csv", ".once one.csv", ".rows BookCategory", ".print to screen", ".output all.csv", ".print a", ".print b", ".output", ".print back"])
+        #expect(harness.output == "to screen\nback\n")
+        #expect(try String(contentsOfFile: harness.directory + "/one.csv", encoding: .utf8) == "Z_PK,Z_ENT,Z_OPT,ZNAME\n1,2,1,Fiction\n2,2,1,Biography\n")
+        #expect(try String(contentsOfFile: harness.directory + "/all.csv", encoding: .utf8) == "a\nb\n")
+        #expect(harness.run([".output /nonexistent/dir/x"]) == 1)
+        #expect(harness.diagnostics.contains("cannot write /nonexistent/dir/x: No such file or directory"))
+    }
+
+    @Test func readRunsScriptsAndReportsTheirLines() throws {
+        let harness = try ShellHarness()
+        try ".print one\n.rows Nope\n.print three\n".write(toFile: harness.directory + "/inner.graphstore", atomically: true, encoding: .utf8)
+        try ".read inner.graphstore\n.print outer\n".write(toFile: harness.directory + "/outer.graphstore", atomically: true, encoding: .utf8)
+        // Bail: the inner script stops, and so does the outer one, with one message.
+        #expect(harness.run([".read outer.graphstore"], bail: true) == 1)
+        #expect(harness.output == "one\n")
+        #expect(harness.diagnostics == "inner.graphstore:2: no entity named Nope; entities: Book, BookCategory, Page\n")
+        harness.clear()
+        #expect(harness.run([".read outer.graphstore"], bail: false) == 1)
+        #expect(harness.output == "one\nthree\nouter\n")
+        harness.clear()
+        #expect(harness.run([".read missing.graphstore"]) == 1)
+        #expect(harness.diagnostics == "test:1: cannot read missing.graphstore: No such file or directory\n")
+    }
+
+    @Test func scriptsThatReadThemselvesStop() throws {
+        let harness = try ShellHarness()
+        try ".read loop.graphstore\n".write(toFile: harness.directory + "/loop.graphstore", atomically: true, encoding: .utf8)
+        #expect(harness.run([".read loop.graphstore"]) == 1)
+        #expect(harness.diagnostics.contains("nested more than 16 deep"))
+    }
+
+    @Test func parameters() throws {
+        let harness = try ShellHarness()
+        harness.run([
+            ".parameter set minPrice 12", ".parameter set title 'The Hobbit'", ".parameter set since 2024-05-01",
+            ".parameter set code '10'", ".parameter set word Dune", ".parameter set $flag TRUE", ".mode csv", ".parameter list",
+        ])
+        #expect(
+            harness.output == #"""
+                name,value,given_as
+                $minPrice,12,12
+                $title,"""The Hobbit""",'The Hobbit'
+                $since,"CAST(736214400.000000, ""NSDate"")",2024-05-01
+                $code,"""10""",'10'
+                $word,"""Dune""",Dune
+                $flag,1,TRUE
+
+                """#)
+        let bindings = harness.shell.parameters.bindings
+        #expect(bindings["minPrice"]?.attributeValue == .integer(12))
+        #expect(bindings["code"]?.attributeValue == .string("10"))
+        #expect(bindings["since"]?.attributeValue == .date(Date(timeIntervalSince1970: 1_714_521_600)))
+        // The bindings substitute into predicates.
+        let predicate = try ObjectPredicate(format: "price >= $minPrice").withSubstitutionVariables(bindings)
+        #expect(predicate.predicateFormat == "price >= 12")
+        #expect(harness.run([".parameter unset nope"]) == 1)
+        #expect(harness.run([".parameter set 1x 2"]) == 1)
+        harness.run([".parameter clear"])
+        #expect(harness.shell.parameters.all.isEmpty)
+    }
+
+    @Test func helpListsEveryCommandOnOneLineAndDetailsOne() throws {
+        let harness = try ShellHarness()
+        let listing = try harness.output(of: ".help")
+        let lines = listing.split(separator: "\n")
+        #expect(lines.count == harness.shell.commands.count)
+        for (line, command) in zip(lines, harness.shell.commands) {
+            #expect(line.contains(command.summary), "\(command.name)")
+        }
+        let one = try harness.output(of: ".help rows")
+        #expect(one.hasPrefix("usage: .rows ENTITY [LIMIT]\n"))
+        #expect(one.hasSuffix("example: .rows Book 10\n"))
+        #expect(try harness.output(of: ".help .mode").contains("jsonl: one JSON object per line"))
+        #expect(harness.run([".help nothing"]) == 1)
+    }
+
+    @Test func showReportsSettings() throws {
+        let harness = try ShellHarness()
+        harness.run([".mode jsonl", ".nullvalue -", ".timer on", ".show"])
+        #expect(harness.output.contains(#"{"setting":"mode","value":"jsonl"}"#))
+        #expect(harness.output.contains(#"{"setting":"nullvalue","value":"'-'"}"#))
+        #expect(harness.output.contains(#"{"setting":"timer","value":"on"}"#))
+        #expect(harness.output.contains(#"{"setting":"access","value":"read-only"}"#))
+    }
+
+    @Test func writeCommandsNeedWrite() throws {
+        let harness = try ShellHarness()
+        harness.shell.add(ShellCommand("change", usage: "change", summary: "", example: "change", writes: true) { _, _, _ in })
+        #expect(harness.run(["change"]) == 1)
+        #expect(harness.diagnostics.contains("change changes data; open the store with --write to allow it"))
+    }
+
+    @Test func schemaFollowsKeyPaths() throws {
+        let harness = try ShellHarness()
+        harness.run([".mode csv", ".headers off", ".schema Book.category"])
+        #expect(harness.output.hasPrefix("BookCategory,name,attribute,String"))
+        #expect(harness.run([".schema Book.nope"]) == 1)
+        #expect(harness.diagnostics.contains("Book has no relationship nope; relationships: category, pages"))
+    }
+
+    @Test func interruptedCommandsSayInterrupted() throws {
+        let harness = try ShellHarness()
+        harness.shell.add(ShellCommand("spin", usage: "spin", summary: "", example: "spin") { shell, _, _ in
+            shell.emit(columns: ["n"]) { sink in
+                for i in 0..<10 {
+                    if i == 3 { Interrupts.requested = 1 }
+                    sink.row([.value(.integer(Int64(i)))])
+                }
+            }
+        })
+        #expect(harness.run([".mode csv", "spin"]) == 1)
+        #expect(harness.output == "n\n0\n1\n2\n")
+        #expect(harness.diagnostics == "test:2: interrupted\n")
+        Interrupts.reset()
+    }
+}

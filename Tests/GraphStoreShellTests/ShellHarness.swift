@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import GraphStore
+@testable import GraphStoreShell
+
+/// A shell with its output and diagnostics captured, in a directory of its own that holds
+/// a link to the package's `examples`, so examples run as in the package root and files a
+/// command writes land in the scratch directory.
+final class ShellHarness {
+    let shell: Shell
+    let directory: String
+    private let box: Captured
+
+    final class Captured: @unchecked Sendable {
+        var output = ""
+        var diagnostics = ""
+    }
+
+    /// The package's root directory (two levels above this file).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let bookStore = packageRoot + "/examples/BookStore/BookStore.sqlite"
+
+    /// A shell on a private copy of the BookStore example (opened for writing when `write`).
+    init(openBookStore: Bool = true, write: Bool = false) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-shell-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/examples/BookStore", withIntermediateDirectories: true)
+        for name in ["BookStore.sqlite", "inspect.graphstore"] {
+            try FileManager.default.copyItem(
+                atPath: Self.packageRoot + "/examples/BookStore/" + name, toPath: directory + "/examples/BookStore/" + name)
+        }
+        let box = Captured()
+        self.box = box
+        shell = Shell(writeEnabled: write, output: { box.output += $0 }, diagnostics: { box.diagnostics += $0 })
+        shell.state.directory = directory
+        if openBookStore { try shell.open(path: directory + "/examples/BookStore/BookStore.sqlite") }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var output: String { box.output }
+    var diagnostics: String { box.diagnostics }
+
+    /// Empties the captured text.
+    func clear() {
+        box.output = ""
+        box.diagnostics = ""
+    }
+
+    /// Runs lines as a script named `name` (bail as given); returns the exit status.
+    @discardableResult
+    func run(_ lines: [String], bail: Bool = true, name: String = "test") -> Int32 {
+        Session(shell: shell, bail: bail).run(TextLineSource(lines: lines, name: name))
+    }
+
+    /// Runs one line; returns what it printed.
+    func output(of line: String) throws -> String {
+        let before = box.output.count
+        try shell.runStatement(line)
+        return String(box.output.dropFirst(before))
+    }
+
+    /// Captured text with the scratch directory written as `$DIR`, for stable expectations.
+    func stable(_ text: String) -> String {
+        text.replacingOccurrences(of: directory, with: "$DIR")
+    }
+}
+
+/// A line source standing in for a person at a terminal: answers, Ctrl-C and Ctrl-D come
+/// from a list, and prompts and remembered lines are recorded.
+final class ScriptedTerminal: LineSource {
+    let name = "terminal"
+    let isInteractive = true
+    private var inputs: [LineInput]
+    private var answers: [Bool?]
+    private(set) var prompts: [String] = []
+    private(set) var questions: [String] = []
+    private(set) var remembered: [String] = []
+    private(set) var finished = false
+
+    init(_ inputs: [LineInput], answers: [Bool?] = []) {
+        self.inputs = inputs
+        self.answers = answers
+    }
+
+    func read(prompt: String) -> LineInput {
+        prompts.append(prompt)
+        return inputs.isEmpty ? .end : inputs.removeFirst()
+    }
+
+    func confirm(_ question: String) -> Bool {
+        questions.append(question)
+        return (answers.isEmpty ? nil : answers.removeFirst()) ?? true
+    }
+
+    func remember(_ statement: String) { remembered.append(statement) }
+    func finish() { finished = true }
+}
