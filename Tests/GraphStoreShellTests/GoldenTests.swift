@@ -38,7 +38,8 @@ import Testing
     }
 
     static func goldenPath(_ name: String) -> String {
-        let base = name.drop { $0 == "." || $0 == "\\" }.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        // `.show` and `show` are different commands: the dot is spelt out.
+        let base = name.map { $0.isLetter || $0.isNumber ? String($0) : $0 == "." ? "dot-" : "_" }.joined()
         return goldenDirectory + "/\(base).txt"
     }
 

@@ -188,7 +188,7 @@ import Testing
 
     @Test func showReportsSettings() throws {
         let harness = try ShellHarness()
-        harness.run([".mode jsonl", ".nullvalue -", ".timer on", ".show"])
+        harness.run([".mode jsonl", ".nullvalue -", ".timer on", ".settings"])
         #expect(harness.output.contains(#"{"setting":"mode","value":"jsonl"}"#))
         #expect(harness.output.contains(#"{"setting":"nullvalue","value":"'-'"}"#))
         #expect(harness.output.contains(#"{"setting":"timer","value":"on"}"#))

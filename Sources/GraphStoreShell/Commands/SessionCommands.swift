@@ -14,6 +14,6 @@ enum SessionCommands {
         EchoCommand.command,
         BailCommand.command,
         PrintCommand.command,
-        ShowCommand.command,
+        SettingsCommand.command,
     ]
 }

@@ -1,10 +1,11 @@
-/// `.show`: the current settings.
-enum ShowCommand {
+/// `.settings` (sqlite3's `.show`): the current settings.
+enum SettingsCommand {
     static let command = ShellCommand(
-        ".show", usage: ".show", summary: "show the settings: store, mode, headers, null text, output, timer, echo, bail, changes",
-        example: ".show"
+        ".settings", aliases: [".show"], usage: ".settings",
+        summary: "show the settings: store, mode, headers, null text, output, timer, echo, bail, changes",
+        example: ".settings"
     ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: .show") }
+        guard words.isEmpty else { throw ShellError("usage: .settings") }
         let store = shell.store
         let settings: [(String, String)] = [
             ("store", store?.path ?? "(none)"),
