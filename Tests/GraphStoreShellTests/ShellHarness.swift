@@ -28,7 +28,8 @@ final class ShellHarness {
 
     /// A shell on a private copy of the BookStore example (opened for writing when `write`).
     init(openBookStore: Bool = true, write: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-shell-\(UUID().uuidString)").path
+        // Always /tmp, so that paths in recorded output have one length on every machine.
+        directory = "/tmp/graphstore-shell-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/examples/BookStore", withIntermediateDirectories: true)
         for name in ["BookStore.sqlite", "inspect.graphstore"] {
             try FileManager.default.copyItem(
@@ -67,9 +68,12 @@ final class ShellHarness {
         return String(box.output.dropFirst(before))
     }
 
-    /// Captured text with the scratch directory written as `$DIR`, for stable expectations.
+    /// Captured text made repeatable: the scratch directory's UUID as X's (the same length,
+    /// so that tables stay aligned) and timings as `0.000`.
     func stable(_ text: String) -> String {
-        text.replacingOccurrences(of: directory, with: "$DIR")
+        let placeholder = "/tmp/graphstore-shell-" + String(repeating: "X", count: directory.count - "/tmp/graphstore-shell-".count)
+        return text.replacingOccurrences(of: directory, with: placeholder)
+            .replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "0.000s", options: .regularExpression)
     }
 }
 

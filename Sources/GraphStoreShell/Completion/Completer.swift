@@ -64,6 +64,9 @@ public struct Completer {
         switch ArgumentKind(placeholder: placeholder) {
         case .entity:
             return entityCandidates(partial)
+        case .entityPrefix:
+            // `ENTITY/PK…`: the entity name starts the word; the rest is typed by hand.
+            return partial.contains("/") ? [] : entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") }
         case .entityKeyPath:
             guard let dot = partial.firstIndex(of: ".") else {
                 return entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") } + []
@@ -115,10 +118,11 @@ public struct Completer {
 
 /// What a usage placeholder asks for.
 enum ArgumentKind {
-    case entity, entityKeyPath, keyPath, file, command, mode, parameter, none
+    case entity, entityPrefix, entityKeyPath, keyPath, file, command, mode, parameter, none
 
     init(placeholder: String) {
         switch placeholder {
+        case _ where placeholder.hasPrefix("ENTITY/"): self = .entityPrefix
         case "ENTITY": self = .entity
         case "ENTITY.KEYPATH": self = .entityKeyPath
         case "KEY", "KEYPATH", "KEY_PATH", "ATTRIBUTE", "PROPERTY", "RELATIONSHIP": self = .keyPath

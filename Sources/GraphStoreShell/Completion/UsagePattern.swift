@@ -42,7 +42,10 @@ struct UsagePattern {
     init(_ usage: String) {
         // `ENTITY[.KEYPATH]` is one placeholder: an entity, or a key path from one.
         var tokens = Self.tokens(usage.replacingOccurrences(of: "ENTITY[.KEYPATH]", with: "ENTITY.KEYPATH"))
+        let name = tokens.first ?? ""
         if !tokens.isEmpty, !["[", "(", "|"].contains(tokens[0]) { tokens.removeFirst() }
+        // `show X | show Y`: each alternative may repeat the command's name.
+        tokens = tokens.enumerated().filter { i, token in !(token == name && i > 0 && tokens[i - 1] == "|") }.map(\.element)
         var position = 0
         alternatives = Self.parseAlternatives(tokens, &position)
     }
@@ -106,9 +109,10 @@ struct UsagePattern {
         return alternatives
     }
 
-    /// Placeholders are written in capitals: `ENTITY`, `ENTITY.KEYPATH`, `N`.
+    /// Placeholders are written in capitals: `ENTITY`, `ENTITY.KEYPATH`, `N`,
+    /// `ENTITY/PK[.RELATIONSHIP…]`.
     private static func isPlaceholder(_ text: Substring) -> Bool {
-        text.contains(where: \.isLetter) && text.allSatisfy { $0.isUppercase || $0.isNumber || "_.-".contains($0) }
+        text.contains(where: \.isLetter) && text.allSatisfy { $0.isUppercase || $0.isNumber || "_.-/[]…".contains($0) }
     }
 
     // MARK: - Matching typed words
