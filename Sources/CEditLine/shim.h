@@ -33,6 +33,10 @@ static inline int graphstore_el_add_function(EditLine *el, const char *name, con
 static inline int graphstore_el_bind(EditLine *el, const char *key, const char *name) {
     return el_set(el, EL_BIND, key, name, NULL);
 }
+/// Puts the terminal in (or out of) libedit's raw mode now, rather than at the first key read.
+static inline int graphstore_el_prep_term(EditLine *el, int on) {
+    return el_set(el, EL_PREP_TERM, on);
+}
 static inline int graphstore_el_set_clientdata(EditLine *el, void *data) {
     return el_set(el, EL_CLIENTDATA, data);
 }

@@ -37,7 +37,8 @@ public struct Session {
         while !shell.shouldQuit {
             shell.flushOutput()
             Interrupts.reset()
-            let input = reader.next(prompt: prompt(), continuation: continuationPrompt())
+            // Prompts are made only for a person: scripts do not pay for them.
+            let input = source.isInteractive ? reader.next(prompt: prompt(), continuation: continuationPrompt()) : reader.next(prompt: "", continuation: "")
             switch input {
             case .end:
                 if source.isInteractive, let pending = pendingChangesSummary(),

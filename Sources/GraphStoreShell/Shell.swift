@@ -100,7 +100,7 @@ public final class Shell {
     public func mapping(_ name: String) throws -> EntityMapping {
         let store = try requireStore()
         if let mapping = try? store.mapping(for: name) { return mapping }
-        if let match = store.allMappings.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+        if let match = store.allMappings.first(where: { $0.name.lowercased() == name.lowercased() }) {
             return match
         }
         throw ShellError("no entity named \(name); entities: \(store.allMappings.map(\.name).joined(separator: ", "))")
@@ -110,7 +110,7 @@ public final class Shell {
 
     /// Runs one command line. Empty lines and `--` comments do nothing.
     public func execute(_ line: String) throws {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("--"), !trimmed.hasPrefix("#") else { return }
         let nameEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
         let name = String(trimmed[..<nameEnd])

@@ -69,6 +69,6 @@ import Testing
         #expect(TerminalInfo.allowsColour(["TERM": "xterm", "NO_COLOR": ""]))
         #expect(!TerminalInfo.allowsColour(["TERM": "dumb"]))
         // Not a terminal: no terminal information at all, so no fitting and no colour.
-        #expect(TerminalInfo(fileDescriptor: -1) == nil)
+        #expect(TerminalInfo(fileDescriptor: -1, environment: [:]) == nil)
     }
 }

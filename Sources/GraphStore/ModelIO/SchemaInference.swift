@@ -29,7 +29,7 @@ struct SchemaInference {
                 continue
             }
             let columnNames = Set(table.columns.map { $0.name.uppercased() })
-            let indexed = Set(schema.indexes.filter { $0.table.caseInsensitiveCompare(tableName) == .orderedSame }.map { $0.name.uppercased() })
+            let indexed = Set(schema.indexes.filter { $0.table.equalsSQLIdentifier(tableName) }.map { $0.name.uppercased() })
             for column in table.columns {
                 let upper = column.name.uppercased()
                 if ["Z_PK", "Z_ENT", "Z_OPT"].contains(upper) || upper.hasPrefix("Z_FOK_") || isCompanion(upper) { continue }

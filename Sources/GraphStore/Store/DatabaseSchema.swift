@@ -20,7 +20,7 @@ public struct DatabaseSchema: Sendable, Hashable {
 
         /// The column with this name, compared case-insensitively.
         public func column(_ name: String) -> Column? {
-            columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            columns.first { $0.name.equalsSQLIdentifier(name) }
         }
     }
 

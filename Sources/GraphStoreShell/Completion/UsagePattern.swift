@@ -18,7 +18,7 @@ struct UsagePattern {
         /// Whether `text` can stand for this word.
         func accepts(_ text: String) -> Bool {
             switch self {
-            case .literal(let literal): literal.caseInsensitiveCompare(text) == .orderedSame
+            case .literal(let literal): literal.lowercased() == text.lowercased()
             case .placeholder: true
             }
         }

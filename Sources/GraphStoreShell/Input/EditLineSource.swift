@@ -70,6 +70,10 @@ public final class EditLineSource: LineSource {
 
     public func read(prompt: String) -> LineInput {
         setPrompt(prompt)
+        // Raw mode before the prompt is drawn: libedit would switch only when it reads the
+        // first key, and keys typed in between would be echoed by the terminal and an early
+        // Ctrl-D swallowed as the terminal's own end-of-file.
+        graphstore_el_prep_term(editor, 1)
         var count: Int32 = 0
         errno = 0
         guard let text = el_gets(editor, &count), count > 0 else {
@@ -87,7 +91,7 @@ public final class EditLineSource: LineSource {
 
     public func confirm(_ question: String) -> Bool {
         switch read(prompt: question) {
-        case .line(let answer): return answer.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+        case .line(let answer): return answer.trimmingWhitespace().lowercased().hasPrefix("y")
         case .cancelled: return false
         // Ctrl-D again means it.
         case .end: return true
@@ -130,7 +134,7 @@ public final class EditLineSource: LineSource {
             _ = edit.insert.withCString { el_insertstr(editor, $0) }
             return UInt8(CC_REFRESH)
         }
-        let width = TerminalInfo(fileDescriptor: echoDescriptor)?.columns ?? 80
+        let width = TerminalInfo(fileDescriptor: echoDescriptor, environment: [:])?.columns ?? 80
         echo("\n" + CompletionListing.columns(completion.candidates.map(\.display), width: width))
         return UInt8(CC_REDISPLAY)
     }

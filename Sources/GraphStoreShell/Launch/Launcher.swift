@@ -4,8 +4,19 @@ import GraphStore
 /// What `graphstore` does from its arguments to its exit status: opens the store, runs the
 /// rc file, then the commands, a script on standard input, or the interactive prompt.
 public enum Launcher {
-    /// Runs graphstore with these arguments (without the program name); returns the exit status.
-    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    /// The environment variables graphstore reads, from `getenv` (building ProcessInfo's
+    /// whole environment dictionary costs more than the rest of a short run).
+    public static var currentEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["HOME", "GRAPHSTORE_HISTORY", "NO_COLOR", "TERM", "COLUMNS"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// Runs graphstore with these arguments (without the program name) and environment
+    /// variables; returns the exit status.
+    public static func run(arguments: [String], environment: [String: String] = currentEnvironment) -> Int32 {
         let options: LaunchOptions
         do {
             options = try LaunchOptions.parse(arguments)
@@ -121,8 +132,8 @@ public enum Launcher {
     private static func rcFile(_ options: LaunchOptions, environment: [String: String]) -> (path: String, required: Bool)? {
         if let path = options.initFile { return (path, true) }
         guard options.readsRCFile, let home = environment["HOME"], !home.isEmpty else { return nil }
-        let path = (home as NSString).appendingPathComponent(".graphstorerc")
-        return FileManager.default.fileExists(atPath: path) ? (path, false) : nil
+        let path = home.hasSuffix("/") ? home + ".graphstorerc" : home + "/.graphstorerc"
+        return access(path, F_OK) == 0 ? (path, false) : nil
     }
 
     private static func runScript(_ shell: Shell, path: String, required: Bool) -> Int32 {
@@ -152,7 +163,7 @@ public enum Launcher {
     static func historyPath(_ environment: [String: String]) -> String? {
         if let path = environment["GRAPHSTORE_HISTORY"] { return path.isEmpty ? nil : path }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return (home as NSString).appendingPathComponent(".graphstore_history")
+        return home.hasSuffix("/") ? home + ".graphstore_history" : home + "/.graphstore_history"
     }
 
     private static func banner(_ shell: Shell, to descriptor: Int32) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The COMMANDS section of `man/graphstore.1`, written from the shell's own command list
 /// (usage, summary, details, aliases, example), so that the manual documents every command,
 /// including those added later. A test keeps the file's block equal to this text.
@@ -37,23 +39,39 @@ public enum ManualPage {
         return text
     }
 
-    /// A text line: escaped, and protected when it starts with a control character.
-    private static func text(_ text: String) -> String { line(text) }
+    /// Running text: escaped, wrapped at 78 columns (mandoc's lint wants source lines of at
+    /// most 80 bytes), each line protected when it starts with a control character.
+    private static func text(_ text: String) -> String {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let escaped = escape(String(word))
+            if !current.isEmpty, current.utf8.count + 1 + escaped.utf8.count > 78 {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + escaped
+        }
+        lines.append(current)
+        return lines.map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : $0 }.joined(separator: "\n")
+    }
 
     private static func line(_ text: String) -> String {
         let escaped = escape(text, inQuotes: false)
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 
-    /// Backslashes and hyphens as roff wants them; `"` doubled inside a quoted argument.
+    /// Backslashes and hyphens as roff wants them, `"` doubled inside a quoted argument, and
+    /// anything beyond ASCII as a `\[uXXXX]` escape.
     static func escape(_ text: String, inQuotes: Bool = false) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\e"
             case "-": out += "\\-"
             case "\"" where inQuotes: out += "\"\""
-            default: out.append(c)
+            case _ where scalar.value > 0x7e: out += "\\[u" + String(format: "%04X", scalar.value) + "]"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -7,12 +7,15 @@ public struct TerminalInfo: Sendable {
     public var fileDescriptor: Int32
     /// Whether colour may be used: a terminal, `NO_COLOR` unset, `TERM` not `dumb`.
     public var colour: Bool
+    /// `COLUMNS`, for a terminal that does not say how wide it is.
+    private var columnsVariable: Int?
 
     /// The terminal on `fileDescriptor`, or nil when it is not a terminal.
-    public init?(fileDescriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init?(fileDescriptor: Int32, environment: [String: String]) {
         guard isatty(fileDescriptor) == 1 else { return nil }
         self.fileDescriptor = fileDescriptor
         self.colour = Self.allowsColour(environment)
+        self.columnsVariable = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Whether the environment allows colour on a terminal: https://no-color.org says any
@@ -26,7 +29,6 @@ public struct TerminalInfo: Sendable {
     public var columns: Int {
         var size = winsize()
         if ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(text), n > 0 { return n }
-        return 80
+        return columnsVariable ?? 80
     }
 }

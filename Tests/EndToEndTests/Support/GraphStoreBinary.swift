@@ -12,9 +12,15 @@ enum GraphStoreBinary {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The executable: `GRAPHSTORE_BINARY`, or the debug build beside the tests.
+    /// The executable: `GRAPHSTORE_BINARY`, else the one built beside the test bundle
+    /// (whatever the build directory and configuration), else the debug build.
     static var path: String {
         if let override = ProcessInfo.processInfo.environment["GRAPHSTORE_BINARY"] { return override }
+        if let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("graphstore").path,
+            FileManager.default.isExecutableFile(atPath: beside)
+        {
+            return beside
+        }
         return packageRoot.appendingPathComponent(".build/debug/graphstore").path
     }
 

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The built `graphstore` on a pseudo-terminal of its own: keys go in as bytes, and what it
+/// draws is read into a `ScreenModel`. Reads wait with `poll` up to a deadline that only
+/// bounds a failing test; nothing is timed.
+final class PseudoTerminal {
+    private let master: Int32
+    let pid: pid_t
+    private(set) var screen: ScreenModel
+    /// Every byte the program wrote.
+    private(set) var bytes: [UInt8] = []
+    private var exitStatus: Int32?
+
+    /// How long to wait for something expected before the test fails.
+    static let patience: Double = Double(ProcessInfo.processInfo.environment["PTY_PATIENCE"] ?? "60") ?? 60
+
+    /// Starts `graphstore` with `arguments` on a terminal of `columns` × `rows`.
+    init(arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
+        var master: Int32 = 0
+        var slave: Int32 = 0
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0, let name = ttyname(slave) else {
+            throw TerminalError("openpty failed: \(String(cString: strerror(errno)))")
+        }
+        let slavePath = String(cString: name)
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+        self.master = master
+        self.screen = ScreenModel(columns: columns, rows: rows)
+
+        // posix_spawn rather than fork: the test process has threads. The child starts a new
+        // session and then opens the terminal by name, which makes it the controlling
+        // terminal, so Ctrl-C reaches the child as SIGINT.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The test runner's threads block signals, and a spawned child inherits the mask:
+        // unblock everything and restore default actions, or Ctrl-C would never arrive.
+        // (POSIX_SPAWN_SETSID, 0x80 in glibc, is not imported into Swift.)
+        let setsid: Int16 = 0x80
+        posix_spawnattr_setflags(&attributes, setsid | Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGCHLD, SIGHUP, SIGWINCH, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        // Nothing else of the test runner's: a pipe of another test's process left open in
+        // the child would keep that test waiting for its end. (Closing a descriptor that is
+        // gone by then is not an error for posix_spawn.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        let executable = GraphStoreBinary.path
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(slave)
+        guard rc == 0 else { throw TerminalError("posix_spawn \(executable): \(String(cString: strerror(rc)))") }
+        pid = child
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        close(master)
+    }
+
+    /// Types text (control characters included: "\t", "\u{3}", "\u{1b}[A").
+    func type(_ text: String) {
+        var data = Array(text.utf8)[...]
+        while !data.isEmpty {
+            let n = data.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            if n > 0 { data = data.dropFirst(n) } else if errno != EINTR { return }
+        }
+    }
+
+    /// Reads until `condition` holds for the screen; false if the program ended or the
+    /// deadline passed first.
+    @discardableResult
+    func waitFor(_ condition: (ScreenModel) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(Self.patience)
+        while !condition(screen) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, readSome(timeout: left) else { return condition(screen) }
+        }
+        return true
+    }
+
+    /// Reads until the screen holds `text` somewhere.
+    @discardableResult
+    func waitFor(text: String) -> Bool {
+        waitFor { $0.text.contains { $0.contains(text) } }
+    }
+
+    /// Reads until the text appears `count` times in all.
+    @discardableResult
+    func waitFor(text: String, count: Int) -> Bool {
+        waitFor { screen in screen.text.reduce(0) { $0 + $1.components(separatedBy: text).count - 1 } >= count }
+    }
+
+    /// Reads until the program ends; its exit status (or 128 + signal).
+    func waitForExit() -> Int32? {
+        let deadline = Date().addingTimeInterval(Self.patience)
+        while exitStatus == nil {
+            var status: Int32 = 0
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid {
+                exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                break
+            }
+            if done < 0, errno != EINTR { return nil }
+            guard deadline.timeIntervalSinceNow > 0 else { return nil }
+            _ = readSome(timeout: 0.05)
+        }
+        return exitStatus
+    }
+
+    /// One read of what is available, waiting up to `timeout`; false at the end of output.
+    private func readSome(timeout: Double) -> Bool {
+        var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, Int32(min(timeout, 1) * 1000))
+        if ready == 0 { return true }
+        if ready < 0 { return errno == EINTR }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let n = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        guard n > 0 else { return false }  // EIO: the program closed the terminal
+        bytes += buffer[0..<n]
+        screen.feed(Array(buffer[0..<n]))
+        return true
+    }
+}
+
+struct TerminalError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

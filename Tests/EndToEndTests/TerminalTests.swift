@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The real line editor on a pseudo-terminal: keys are typed, the screen is read back.
+@Suite(.serialized) struct TerminalTests {
+    /// The prompt as the screen shows it: lines are compared without trailing spaces.
+    static let prompt = "BookStore>"
+    var prompt: String { Self.prompt }
+
+    /// A session on the example store with a history file of its own.
+    static func start(
+        store: String = GraphStoreBinary.exampleStore, home: String? = nil, columns: Int = 100, colour: Bool = false
+    ) throws -> (PseudoTerminal, home: String) {
+        let home = try home ?? ScriptTests.home()
+        var environment = ["HOME": home, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        if !colour { environment["NO_COLOR"] = "1" }
+        let terminal = try PseudoTerminal(arguments: [store], environment: environment, columns: columns)
+        #expect(terminal.waitFor { $0.currentLine == prompt }, "no prompt: \(terminal.screen.text)")
+        return (terminal, home)
+    }
+
+    // Keys are typed only once the prompt is back: typed ahead while a command runs, they
+    // would meet the terminal in cooked mode (as they would for a person).
+
+    @Test func bannerAndPrompt() throws {
+        let (terminal, _) = try Self.start()
+        #expect(terminal.screen.text[0].hasPrefix("graphstore "))
+        #expect(terminal.screen.text.contains("Enter .help for commands, Ctrl-D to quit."))
+        terminal.type("\u{4}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func tabCompletesEntityNamesAndListsChoices() throws {
+        let (terminal, _) = try Self.start()
+        terminal.type(".rows Bo\t")
+        // Book and BookCategory share "Book".
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .rows Book" }, "\(terminal.screen.text)")
+        terminal.type("\t")
+        // Nothing more to insert: the second Tab lists the choices in columns.
+        #expect(terminal.waitFor { $0.text.contains { $0.hasPrefix("Book ") && $0.hasSuffix(" BookCategory") } }, "\(terminal.screen.text)")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .rows Book" })
+        terminal.type("C\t")
+        // The only candidate: completed, with a space after it (the cursor is past it).
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .rows BookCategory" && $0.column == 30 })
+        terminal.type("\r")
+        #expect(terminal.waitFor(text: "Biography"))
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func tabCompletesKeyPathsAndCommands() throws {
+        let (terminal, _) = try Self.start()
+        terminal.type(".sch\t")
+        #expect(
+            terminal.waitFor { $0.currentLine == prompt + " .schema" && $0.column == 19 },
+            "\(terminal.screen.text) column \(terminal.screen.column) bytes \(String(decoding: terminal.bytes, as: UTF8.self).debugDescription)")
+        terminal.type("Book.cat\t")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .schema Book.category" }, "\(terminal.screen.text)")
+        terminal.type("\r")
+        #expect(terminal.waitFor(text: "| BookCategory | name "))
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func controlCCancelsTheLineAndUpArrowRecallsHistory() throws {
+        let (terminal, home) = try Self.start()
+        terminal.type(".print first\r")
+        #expect(terminal.waitFor { $0.text.contains("first") && $0.currentLine == prompt })
+        terminal.type(".print never")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .print never" })
+        let typedOn = terminal.screen.row
+        terminal.type("\u{3}")
+        // The line is dropped: a fresh prompt below it, and the text is never run.
+        #expect(terminal.waitFor { $0.currentLine == prompt && $0.row > typedOn }, "\(terminal.screen.text)")
+        terminal.type("\u{1b}[A")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .print first" }, "\(terminal.screen.text)")
+        terminal.type("\r")
+        #expect(terminal.waitFor(text: "first", count: 4))
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type("\u{4}")
+        #expect(terminal.waitForExit() == 0)
+        #expect(!terminal.screen.text.contains("never"), "\(terminal.screen.text)")
+        let history = try String(contentsOfFile: home + "/.graphstore_history", encoding: .utf8)
+        #expect(history.contains(".print\\040first"))
+        #expect(!history.contains("never"))
+
+        // The next session starts with that history.
+        let (second, _) = try Self.start(home: home)
+        second.type("\u{1b}[A")
+        #expect(second.waitFor { $0.currentLine == prompt + " .print first" })
+        second.type("\u{15}.quit\r")
+        #expect(second.waitForExit() == 0)
+    }
+
+    @Test func unfinishedInputGetsTheContinuationPrompt() throws {
+        let (terminal, _) = try Self.start()
+        terminal.type(".print 'one\r")
+        #expect(terminal.waitFor { $0.currentLine == "      ...>" }, "\(terminal.screen.text)")
+        terminal.type("two'\r")
+        #expect(terminal.waitFor { $0.text.suffix(4).elementsEqual(["      ...> two'", "one", "two", prompt]) }, "\(terminal.screen.text)")
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func errorsAtThePromptDoNotEndTheSession() throws {
+        let (terminal, _) = try Self.start()
+        terminal.type(".rows Nope\r")
+        #expect(terminal.waitFor(text: "error: no entity named Nope"))
+        terminal.type(".print alive\r")
+        #expect(terminal.waitFor { $0.text.contains("alive") && $0.currentLine == prompt })
+        terminal.type("\u{4}")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func controlCInterruptsALongFetch() throws {
+        let (terminal, _) = try Self.start(store: LargeStore.path)
+        terminal.type(".rows Book\r")
+        #expect(terminal.waitFor(text: "Book number 100"))
+        // Stop reading: the program soon blocks writing to the terminal, mid-result.
+        terminal.type("\u{3}")
+        #expect(terminal.waitFor(text: "error: interrupted"), "\(terminal.screen.text.suffix(5))")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        #expect(!terminal.screen.text.contains { $0.contains("Book number \(LargeStore.bookCount + 3)") })
+        // The store still answers.
+        terminal.type(".rows BookCategory\r")
+        #expect(terminal.waitFor(text: "Biography"))
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func tablesFitTheTerminalAndColourFollowsNoColor() throws {
+        let (narrow, _) = try Self.start(columns: 60, colour: true)
+        narrow.type(".schema Book\r")
+        #expect(narrow.waitFor(text: "| Book "))
+        #expect(narrow.waitFor { $0.currentLine == prompt })
+        let table = narrow.screen.text.filter { $0.hasPrefix("|") || $0.hasPrefix("+") }
+        #expect(!table.isEmpty)
+        #expect(table.allSatisfy { $0.count <= 60 }, "\(table)")
+        #expect(table.contains { $0.contains("…") })
+        #expect(String(decoding: narrow.bytes, as: UTF8.self).contains("\u{1b}[1mentity\u{1b}[0m"))
+        narrow.type(".quit\r")
+        #expect(narrow.waitForExit() == 0)
+
+        let (plain, _) = try Self.start(colour: false)
+        plain.type(".entities\r")
+        #expect(plain.waitFor(text: "ZBOOKCATEGORY"))
+        #expect(plain.waitFor { $0.currentLine == prompt })
+        plain.type(".quit\r")
+        #expect(plain.waitForExit() == 0)
+        #expect(!String(decoding: plain.bytes, as: UTF8.self).contains("\u{1b}[1m"))
+    }
+}
