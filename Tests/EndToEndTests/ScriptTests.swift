@@ -5,21 +5,22 @@ import Testing
 @Suite struct ScriptTests {
     static let store = GraphStoreBinary.exampleStore
 
-    /// A fresh home directory, so that no rc or history file of the machine's user is read.
-    static func home(rc: String? = nil) throws -> String {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-home-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        if let rc { try rc.write(toFile: home + "/.graphstorerc", atomically: true, encoding: .utf8) }
+    /// A fresh home directory, so that no rc or history file of the machine's user is read;
+    /// removed when the test's last reference to it goes.
+    static func home(rc: String? = nil) throws -> Scratch {
+        let home = try Scratch()
+        if let rc { try rc.write(toFile: home.path + "/.graphstorerc", atomically: true, encoding: .utf8) }
         return home
     }
 
-    static func run(_ arguments: [String], input: String? = nil, home: String? = nil, environment: [String: String] = [:]) throws
+    static func run(_ arguments: [String], input: String? = nil, home: Scratch? = nil, environment: [String: String] = [:]) throws
         -> GraphStoreBinary.Result
     {
+        let home = try home ?? Self.home()
         var environment = environment
-        environment["HOME"] = try home ?? Self.home()
+        environment["HOME"] = home.path
         environment["GRAPHSTORE_HISTORY"] = nil
-        return try GraphStoreBinary.run(arguments, input: input, environment: environment)
+        return try withExtendedLifetime(home) { try GraphStoreBinary.run(arguments, input: input, environment: environment) }
     }
 
     @Test func pipedInputHasNoBannerPromptOrHistory() throws {
@@ -28,7 +29,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout == "Z_PK,Z_ENT,Z_OPT,ZNAME\n1,2,1,Fiction\n2,2,1,Biography\n")
         #expect(result.stderr.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: home + "/.graphstore_history"))
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/.graphstore_history"))
     }
 
     @Test func noBailCarriesOnAndStillFails() throws {
@@ -43,7 +44,7 @@ import Testing
 
     @Test func scriptFilesReportTheirOwnNameAndLine() throws {
         let directory = try Self.home()
-        let script = directory + "/check.graphstore"
+        let script = directory.path + "/check.graphstore"
         try "-- a comment\n.print ok\n\n.print 'unterminated\n".write(toFile: script, atomically: true, encoding: .utf8)
         let result = try Self.run([Self.store, "-f", script])
         #expect(result.status == 1)
@@ -53,8 +54,8 @@ import Testing
 
     @Test func commandsAndFilesRunInTheOrderGiven() throws {
         let directory = try Self.home()
-        try ".print from the file\n".write(toFile: directory + "/middle.gs", atomically: true, encoding: .utf8)
-        let result = try Self.run([Self.store, "-c", ".print first", "-f", directory + "/middle.gs", "-c", ".print last"], input: ".print never\n")
+        try ".print from the file\n".write(toFile: directory.path + "/middle.gs", atomically: true, encoding: .utf8)
+        let result = try Self.run([Self.store, "-c", ".print first", "-f", directory.path + "/middle.gs", "-c", ".print last"], input: ".print never\n")
         #expect(result.status == 0)
         #expect(result.stdout == "first\nfrom the file\nlast\n")
         // sqlite3's habit: commands after the store.
@@ -111,17 +112,17 @@ import Testing
         #expect(withRC.stdout == "1,2,1,Fiction\n")
         let without = try Self.run(["--no-rc", Self.store, ".rows BookCategory 1"], home: home)
         #expect(without.stdout.hasPrefix("+------+"))
-        try ".mode jsonl\n".write(toFile: home + "/init.gs", atomically: true, encoding: .utf8)
-        let initFile = try Self.run(["--init", home + "/init.gs", Self.store, ".rows BookCategory 1"], home: home)
+        try ".mode jsonl\n".write(toFile: home.path + "/init.gs", atomically: true, encoding: .utf8)
+        let initFile = try Self.run(["--init", home.path + "/init.gs", Self.store, ".rows BookCategory 1"], home: home)
         #expect(initFile.stdout == #"{"Z_PK":1,"Z_ENT":2,"Z_OPT":1,"ZNAME":"Fiction"}"# + "\n")
-        let missing = try Self.run(["--init", home + "/missing.gs", Self.store, ".entities"], home: home)
+        let missing = try Self.run(["--init", home.path + "/missing.gs", Self.store, ".entities"], home: home)
         #expect(missing.status == 1)
         #expect(missing.stdout.isEmpty)
         // A failing rc file is reported with its own name and line.
         let broken = try Self.home(rc: ".mode csv\n.mode fancy\n")
         let failed = try Self.run([Self.store, ".entities"], home: broken)
         #expect(failed.status == 1)
-        #expect(failed.stderr == "\(broken)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line markdown\n")
+        #expect(failed.stderr == "\(broken.path)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line markdown\n")
     }
 
     @Test func dataGoesToStandardOutputAndEverythingElseToStandardError() throws {
@@ -133,9 +134,9 @@ import Testing
 
     @Test func outputRedirectionWritesFiles() throws {
         let directory = try Self.home()
-        let result = try Self.run(["--mode", "csv", Self.store], input: ".once \(directory)/c.csv\n.rows BookCategory\n.print done\n")
+        let result = try Self.run(["--mode", "csv", Self.store], input: ".once \(directory.path)/c.csv\n.rows BookCategory\n.print done\n")
         #expect(result.stdout == "done\n")
-        #expect(try String(contentsOfFile: directory + "/c.csv", encoding: .utf8) == "Z_PK,Z_ENT,Z_OPT,ZNAME\n1,2,1,Fiction\n2,2,1,Biography\n")
+        #expect(try String(contentsOfFile: directory.path + "/c.csv", encoding: .utf8) == "Z_PK,Z_ENT,Z_OPT,ZNAME\n1,2,1,Fiction\n2,2,1,Biography\n")
     }
 
     @Test func parametersAndEchoInScripts() throws {

@@ -9,10 +9,10 @@ import Testing
 
     /// A session on the example store with a history file of its own.
     static func start(
-        store: String = GraphStoreBinary.exampleStore, home: String? = nil, columns: Int = 100, colour: Bool = false
-    ) throws -> (PseudoTerminal, home: String) {
+        store: String = GraphStoreBinary.exampleStore, home: Scratch? = nil, columns: Int = 100, colour: Bool = false
+    ) throws -> (PseudoTerminal, home: Scratch) {
         let home = try home ?? ScriptTests.home()
-        var environment = ["HOME": home, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        var environment = ["HOME": home.path, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         if !colour { environment["NO_COLOR"] = "1" }
         let terminal = try PseudoTerminal(arguments: [store], environment: environment, columns: columns)
         #expect(terminal.waitFor { $0.currentLine == prompt }, "no prompt: \(terminal.screen.text)")
@@ -82,7 +82,7 @@ import Testing
         terminal.type("\u{4}")
         #expect(terminal.waitForExit() == 0)
         #expect(!terminal.screen.text.contains("never"), "\(terminal.screen.text)")
-        let history = try String(contentsOfFile: home + "/.graphstore_history", encoding: .utf8)
+        let history = try String(contentsOfFile: home.path + "/.graphstore_history", encoding: .utf8)
         #expect(history.contains(".print\\040first"))
         #expect(!history.contains("never"))
 
