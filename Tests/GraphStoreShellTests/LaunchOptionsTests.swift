@@ -58,17 +58,18 @@ import Testing
     }
 
     @Test func historyPath() {
-        #expect(Launcher.historyPath(["HOME": "/home/a"]) == "/home/a/.graphstore_history")
-        #expect(Launcher.historyPath(["HOME": "/home/a", "GRAPHSTORE_HISTORY": "/tmp/h"]) == "/tmp/h")
-        #expect(Launcher.historyPath(["HOME": "/home/a", "GRAPHSTORE_HISTORY": ""]) == nil)
+        #expect(Launcher.historyPath(LaunchEnvironment(home: "/home/a")) == "/home/a/.graphstore_history")
+        #expect(Launcher.historyPath(LaunchEnvironment(home: "/home/a", history: "/tmp/h")) == "/tmp/h")
+        #expect(Launcher.historyPath(LaunchEnvironment(home: "/home/a", history: "")) == nil)
+        #expect(Launcher.historyPath(LaunchEnvironment()) == nil)
     }
 
     @Test func colourFollowsNoColor() {
-        #expect(TerminalInfo.allowsColour(["TERM": "xterm"]))
-        #expect(!TerminalInfo.allowsColour(["TERM": "xterm", "NO_COLOR": "1"]))
-        #expect(TerminalInfo.allowsColour(["TERM": "xterm", "NO_COLOR": ""]))
-        #expect(!TerminalInfo.allowsColour(["TERM": "dumb"]))
+        #expect(TerminalInfo.allowsColour(LaunchEnvironment(term: "xterm")))
+        #expect(!TerminalInfo.allowsColour(LaunchEnvironment(noColor: "1", term: "xterm")))
+        #expect(TerminalInfo.allowsColour(LaunchEnvironment(noColor: "", term: "xterm")))
+        #expect(!TerminalInfo.allowsColour(LaunchEnvironment(term: "dumb")))
         // Not a terminal: no terminal information at all, so no fitting and no colour.
-        #expect(TerminalInfo(fileDescriptor: -1, environment: [:]) == nil)
+        #expect(TerminalInfo(fileDescriptor: -1, environment: LaunchEnvironment()) == nil)
     }
 }

@@ -186,6 +186,13 @@ import Testing
         #expect(harness.run([".help nothing"]) == 1)
     }
 
+    /// `.help .mode` lists every mode with the summary the manual uses.
+    @Test func modeHelpListsEveryMode() {
+        for mode in OutputMode.allCases {
+            #expect(ModeCommand.command.details.contains("\(mode.rawValue): \(mode.summary)\n"), "\(mode)")
+        }
+    }
+
     @Test func showReportsSettings() throws {
         let harness = try ShellHarness()
         harness.run([".mode jsonl", ".nullvalue -", ".timer on", ".settings"])

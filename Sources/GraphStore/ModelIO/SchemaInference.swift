@@ -103,7 +103,11 @@ struct SchemaInference {
             return nameByNumber[number]
         }
         if let exact = entityByUpper[bare] { return exact }
-        let stripped = String(bare.reversed().drop(while: \.isNumber).reversed())
+        // A loop rather than reversed().drop(while:).reversed(): those generic wrappers cost
+        // more to instantiate at start-up than the whole comparison.
+        var end = bare.endIndex
+        while end > bare.startIndex, bare[bare.index(before: end)].isNumber { end = bare.index(before: end) }
+        let stripped = String(bare[..<end])
         if let exact = entityByUpper[stripped] { return exact }
         return entityByUpper.keys.sorted().first { $0.hasSuffix(stripped) }.flatMap { entityByUpper[$0] }
     }

@@ -1,11 +1,21 @@
 /// `.mode [MODE]`: how results are printed.
+///
+/// The details list the modes as plain text rather than built from `OutputMode.summary`:
+/// building it costs start-up time on every run; a test keeps the two in step.
 enum ModeCommand {
     static let command = ShellCommand(
         ".mode", usage: ".mode [MODE]", summary: "set the output mode: table box csv tsv json jsonl line markdown",
         example: ".mode json",
         details: """
             With no MODE, prints the current mode. The modes:
-            \(OutputMode.allCases.map { "\($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+            table: aligned columns with +---+ borders, fitted to the terminal
+            box: aligned columns with box-drawing borders, fitted to the terminal
+            csv: comma-separated values (RFC 4180 quoting)
+            tsv: tab-separated values (\\t, \\n, \\\\ escaped)
+            json: a JSON array of objects, [] when empty; numbers typed, dates ISO 8601
+            jsonl: one JSON object per line
+            line: one 'column = value' line per value, rows separated by a blank line
+            markdown: a Markdown table
             sqlite3's names column, tabs and list are accepted for table, tsv and line.
             """
     ) { shell, words, _ in

@@ -134,7 +134,7 @@ public final class EditLineSource: LineSource {
             _ = edit.insert.withCString { el_insertstr(editor, $0) }
             return UInt8(CC_REFRESH)
         }
-        let width = TerminalInfo(fileDescriptor: echoDescriptor, environment: [:])?.columns ?? 80
+        let width = TerminalInfo(fileDescriptor: echoDescriptor, environment: LaunchEnvironment())?.columns ?? 80
         echo("\n" + CompletionListing.columns(completion.candidates.map(\.display), width: width))
         return UInt8(CC_REDISPLAY)
     }

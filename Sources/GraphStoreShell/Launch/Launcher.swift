@@ -4,19 +4,9 @@ import GraphStore
 /// What `graphstore` does from its arguments to its exit status: opens the store, runs the
 /// rc file, then the commands, a script on standard input, or the interactive prompt.
 public enum Launcher {
-    /// The environment variables graphstore reads, from `getenv` (building ProcessInfo's
-    /// whole environment dictionary costs more than the rest of a short run).
-    public static var currentEnvironment: [String: String] {
-        var environment: [String: String] = [:]
-        for name in ["HOME", "GRAPHSTORE_HISTORY", "NO_COLOR", "TERM", "COLUMNS"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
-    }
-
     /// Runs graphstore with these arguments (without the program name) and environment
     /// variables; returns the exit status.
-    public static func run(arguments: [String], environment: [String: String] = currentEnvironment) -> Int32 {
+    public static func run(arguments: [String], environment: LaunchEnvironment = .current) -> Int32 {
         let options: LaunchOptions
         do {
             options = try LaunchOptions.parse(arguments)
@@ -129,9 +119,9 @@ public enum Launcher {
     }
 
     /// `--init FILE` (which must exist), else `~/.graphstorerc` if there is one, unless `--no-rc`.
-    private static func rcFile(_ options: LaunchOptions, environment: [String: String]) -> (path: String, required: Bool)? {
+    private static func rcFile(_ options: LaunchOptions, environment: LaunchEnvironment) -> (path: String, required: Bool)? {
         if let path = options.initFile { return (path, true) }
-        guard options.readsRCFile, let home = environment["HOME"], !home.isEmpty else { return nil }
+        guard options.readsRCFile, let home = environment.home, !home.isEmpty else { return nil }
         let path = home.hasSuffix("/") ? home + ".graphstorerc" : home + "/.graphstorerc"
         return access(path, F_OK) == 0 ? (path, false) : nil
     }
@@ -148,7 +138,7 @@ public enum Launcher {
         }
     }
 
-    private static func makeEditor(_ shell: Shell, environment: [String: String]) -> EditLineSource? {
+    private static func makeEditor(_ shell: Shell, environment: LaunchEnvironment) -> EditLineSource? {
         // libedit decodes typed UTF-8 only under a UTF-8 character type locale.
         setlocale(LC_CTYPE, "")
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
@@ -160,9 +150,9 @@ public enum Launcher {
     }
 
     /// `GRAPHSTORE_HISTORY` (empty: no history file), else `~/.graphstore_history`.
-    static func historyPath(_ environment: [String: String]) -> String? {
-        if let path = environment["GRAPHSTORE_HISTORY"] { return path.isEmpty ? nil : path }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    static func historyPath(_ environment: LaunchEnvironment) -> String? {
+        if let path = environment.history { return path.isEmpty ? nil : path }
+        guard let home = environment.home, !home.isEmpty else { return nil }
         return home.hasSuffix("/") ? home + ".graphstore_history" : home + "/.graphstore_history"
     }
 

@@ -11,18 +11,18 @@ public struct TerminalInfo: Sendable {
     private var columnsVariable: Int?
 
     /// The terminal on `fileDescriptor`, or nil when it is not a terminal.
-    public init?(fileDescriptor: Int32, environment: [String: String]) {
+    public init?(fileDescriptor: Int32, environment: LaunchEnvironment) {
         guard isatty(fileDescriptor) == 1 else { return nil }
         self.fileDescriptor = fileDescriptor
         self.colour = Self.allowsColour(environment)
-        self.columnsVariable = environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        self.columnsVariable = environment.columns.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Whether the environment allows colour on a terminal: https://no-color.org says any
     /// non-empty `NO_COLOR` turns it off, and a `dumb` terminal has none.
-    static func allowsColour(_ environment: [String: String]) -> Bool {
-        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return !noColour && environment["TERM"] != "dumb"
+    static func allowsColour(_ environment: LaunchEnvironment) -> Bool {
+        let noColour = environment.noColor.map { !$0.isEmpty } ?? false
+        return !noColour && environment.term != "dumb"
     }
 
     /// The number of columns, from the terminal, else `COLUMNS`, else 80.
