@@ -1,0 +1,74 @@
+/// The SQL a fetch request runs: the statement text, the values bound to its `?`, and
+/// the part of the predicate evaluated in memory on the rows it returns.
+///
+/// ```swift
+/// let request = try FetchRequest(entityName: "Word", format: "text BEGINSWITH 'ab' AND length > 5")
+/// let generated = try store.sql(for: request)
+/// generated.sql        // SELECT t0.Z_PK, … FROM ZWORD t0 WHERE (t0.ZTEXT >= ? AND t0.ZTEXT < ? AND GS_BEGINSWITH(…)) AND t0.ZLENGTH > ?
+/// generated.bindings   // [ab, ac, ab, 0, 5]
+/// ```
+public struct GeneratedSQL: Sendable, CustomStringConvertible {
+    /// The statement text.
+    public var sql: String
+    /// The values bound to the statement's parameters, in order.
+    public var bindings: [SQLiteValue]
+    /// The conjuncts of the predicate SQL cannot express exactly, evaluated in memory on
+    /// every row the statement returns; nil when SQL does all the filtering.
+    public var inMemoryPredicate: ObjectPredicate?
+    /// Why each in-memory conjunct is not in the SQL.
+    public var notes: [String]
+
+    /// The values as a list: `["ab", 5, NULL]` (text quoted, blobs summarized).
+    public var bindingsDescription: String {
+        "[" + bindings.map(GeneratedSQL.describe).joined(separator: ", ") + "]"
+    }
+
+    /// `SQL` followed by its bindings and the in-memory part, if any.
+    public var description: String {
+        var text = sql
+        if !bindings.isEmpty { text += "  -- bindings: " + bindingsDescription }
+        if let inMemoryPredicate { text += "  -- then in memory: " + inMemoryPredicate.predicateFormat }
+        return text
+    }
+
+    static func describe(_ value: SQLiteValue) -> String {
+        switch value {
+        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        default: value.description
+        }
+    }
+}
+
+/// SQLite's plan for a fetch's statement (`EXPLAIN QUERY PLAN`), with the statement.
+///
+/// ```swift
+/// let plan = try store.queryPlan(for: request)
+/// print(plan.text)   // SEARCH t0 USING INDEX Z_Word_byText (ZTEXT>? AND ZTEXT<?)
+/// ```
+public struct QueryPlan: Sendable {
+    /// One line of the plan.
+    public struct Step: Sendable, Hashable {
+        /// The step's id and its parent's (0 at the top).
+        public var id: Int
+        public var parent: Int
+        /// SQLite's description (`SEARCH t0 USING INDEX …`, `SCAN t0`, `CORRELATED SCALAR SUBQUERY 2`).
+        public var detail: String
+    }
+
+    /// The statement explained.
+    public var sql: GeneratedSQL
+    /// The steps in SQLite's order.
+    public var steps: [Step]
+
+    /// The plan as an indented tree, as the `sqlite3` shell prints it.
+    public var text: String {
+        var depth: [Int: Int] = [0: -1]
+        var lines: [String] = []
+        for step in steps {
+            let level = (depth[step.parent] ?? -1) + 1
+            depth[step.id] = level
+            lines.append(String(repeating: "  ", count: level) + step.detail)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
