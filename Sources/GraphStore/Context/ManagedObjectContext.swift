@@ -52,7 +52,7 @@ public final class ManagedObjectContext {
         classByEntityNumber = [:]
     }
 
-    private func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
+    func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
         if let type = classByEntityNumber[mapping.number] { return type }
         let type = model.ancestry(of: mapping.name).reversed().lazy.compactMap { self.classes[$0.name] }.first ?? ManagedObject.self
         classByEntityNumber[mapping.number] = type
@@ -159,17 +159,12 @@ public final class ManagedObjectContext {
     }
 
     /// Every object of an entity, sub-entities included unless `exactEntity`: stored ones
-    /// (as faults carrying their row), minus deleted ones, plus inserted ones.
+    /// (as faults carrying their row), minus deleted ones, plus inserted ones. A shorthand
+    /// for ``fetch(_:)-(FetchRequest)`` without a predicate.
     public func fetch(_ entityName: String, exactEntity: Bool = false) throws -> [ManagedObject] {
-        let mapping = try store.mapping(for: entityName)
-        var result: [ManagedObject] = []
-        try store.forEachRow(of: mapping, exactEntity: exactEntity) { row in
-            let object = try materialize(row)
-            if !object.isDeleted { result.append(object) }
-        }
-        let numbers = Set(exactEntity ? [mapping.number] : mapping.numbersWithDescendants)
-        result += inserted.values.filter { numbers.contains($0.mapping.number) }
-        return result
+        var request = FetchRequest(entityName: entityName)
+        request.includesSubentities = !exactEntity
+        return Array(try fetch(request))
     }
 
     /// The registered object for a fetched row, made (as a fault holding the row) if new.

@@ -18,6 +18,9 @@ extension PredicateSQLCompiler {
             return try member(base, path, expression: expression, in: scope)
         case .index(let base, .size):
             return try size(of: base, expression: expression, in: scope)
+        case .index(let base, .expression(.constant(.attribute(.string(let key))))) where !PredicateSQLCompiler.isConstant(base):
+            // `object['key']` reads a key, like `object.key`.
+            return try member(base, [key], expression: expression, in: scope, asKeyPath: true)
         case .function(.noindex, let arguments) where arguments.count == 1:
             return try operand(arguments[0], in: scope)
         default:
@@ -30,8 +33,15 @@ extension PredicateSQLCompiler {
         try collapseCollectionOperator(try operand(expression, in: scope))
     }
 
-    private func member(_ base: ObjectExpression, _ path: [String], expression: ObjectExpression, in scope: SQLScope) throws -> Operand {
+    private func member(_ base: ObjectExpression, _ path: [String], expression: ObjectExpression, in scope: SQLScope, asKeyPath: Bool = false)
+        throws -> Operand
+    {
         switch base {
+        case .keyPath(let basePath) where asKeyPath:
+            guard case .scalar(let value) = try resolve(basePath, from: scope), case .object = value.kind else {
+                throw SQLUnsupported("\(expression.expressionFormat) indexes something that is not a to-one object")
+            }
+            return try resolve(basePath + path, from: scope)
         case .evaluatedObject:
             return try resolve(path, from: scope)
         case .variable(let name):

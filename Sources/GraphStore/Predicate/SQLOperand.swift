@@ -123,7 +123,11 @@ struct SQLCondition {
         if kept.contains(where: { if case .truth(false) = $0.fragment { return true } else { return false } }) { return .truth(false) }
         if kept.isEmpty { return .truth(true) }
         if kept.count == 1 { return kept[0] }
-        return SQLCondition(fragment: .and(kept.map(\.fragment)), nullable: kept.contains { $0.nullable })
+        let flat = kept.flatMap { part -> [SQLFragment] in
+            if case .and(let inner) = part.fragment { return inner }
+            return [part.fragment]
+        }
+        return SQLCondition(fragment: .and(flat), nullable: kept.contains { $0.nullable })
     }
 
     static func or(_ parts: [SQLCondition]) -> SQLCondition {
@@ -131,7 +135,11 @@ struct SQLCondition {
         if kept.contains(where: { if case .truth(true) = $0.fragment { return true } else { return false } }) { return .truth(true) }
         if kept.isEmpty { return .truth(false) }
         if kept.count == 1 { return kept[0] }
-        return SQLCondition(fragment: .or(kept.map(\.fragment)), nullable: kept.contains { $0.nullable })
+        let flat = kept.flatMap { part -> [SQLFragment] in
+            if case .or(let inner) = part.fragment { return inner }
+            return [part.fragment]
+        }
+        return SQLCondition(fragment: .or(flat), nullable: kept.contains { $0.nullable })
     }
 }
 

@@ -55,9 +55,9 @@ struct FetchQuery {
 }
 
 extension PersistentStore {
-    /// Compiles a request. `limit`/`offset` are the SQL window (the caller may widen it
-    /// to make room for unsaved changes or an in-memory residual).
-    func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, limit: Int?, offset: Int) throws -> FetchQuery {
+    /// Compiles a request, without a window (see ``FetchQuery/windowed(limit:offset:)``);
+    /// `keys` restricts it to rows with those `Z_PK`s.
+    func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]? = nil) throws -> FetchQuery {
         try request.validate()
         let mapping = try self.mapping(for: request.entityName)
         let family = request.includesSubentities ? self.family(of: mapping) : [mapping]
@@ -110,6 +110,9 @@ extension PersistentStore {
             conditions.append("t0.Z_ENT IN (\(renderer.bind(numbers).joined(separator: ", ")))")
         }
         conditions += filter.conditions.map { renderer.render($0) }
+        if let keys {
+            conditions.append("t0.Z_PK IN (\(renderer.bind(keys.map { .integer($0) }).joined(separator: ", ")))")
+        }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if selection != .count, !sortExpressions.isEmpty {
             var keys = zip(sortExpressions, request.sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
@@ -117,12 +120,20 @@ extension PersistentStore {
             if selection != .properties { keys.append("t0.Z_PK") }
             sql += " ORDER BY " + keys.joined(separator: ", ")
         }
-        if selection != .count, limit != nil || offset > 0 {
-            let window = renderer.bind([.integer(Int64(limit ?? -1)), .integer(Int64(offset))])
-            sql += " LIMIT \(window[0]) OFFSET \(window[1])"
-        }
         query.sql = sql
         query.bindings = renderer.bindings
+        return query
+    }
+}
+
+extension FetchQuery {
+    /// The query with `LIMIT ? OFFSET ?` (the caller may widen the request's window to
+    /// make room for unsaved changes or for rows an in-memory residual rejects).
+    func windowed(limit: Int?, offset: Int) -> FetchQuery {
+        guard selection != .count, limit != nil || offset > 0 else { return self }
+        var query = self
+        query.sql += " LIMIT ? OFFSET ?"
+        query.bindings += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
         return query
     }
 }

@@ -31,9 +31,12 @@ extension PersistentStore {
         case .count: selection = .count
         case .dictionaries: selection = .properties
         }
-        let query = try fetchQuery(for: request, selection: selection, limit: request.fetchLimit, offset: request.fetchOffset)
-        guard selection == .count, query.residual != nil else { return query }
-        // SQL cannot count what it does not filter: the rows are read and finished in memory.
-        return try fetchQuery(for: request, selection: .rows, limit: nil, offset: 0)
+        let query = try fetchQuery(for: request, selection: selection)
+        guard query.residual != nil, selection != .rows else {
+            return query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)
+        }
+        // What SQL does not filter, it cannot count or window: the rows are read and
+        // finished in memory.
+        return try fetchQuery(for: request, selection: .rows)
     }
 }
