@@ -36,6 +36,11 @@ struct ManagedObjectValues: KeyValueSource, @unchecked Sendable {
             throw FetchError.unknownKeyPath(entity: mapping.name, keyPath: key, key: key)
         }
         let relationship = mapping.relationships[index].relationship
+        guard object.managedObjectContext != nil else {
+            // Without its context the object cannot reach its destinations: say so rather
+            // than answer nil or empty.
+            throw StoreError.objectNotFound("\(object.objectID) (no longer in a context, so \(key) cannot be read)")
+        }
         guard relationship.isToMany else {
             return try object.object(forKey: key).map { .object(ManagedObjectValues(object: $0, errors: errors)) } ?? .null
         }
