@@ -50,8 +50,7 @@ extension PredicateSQLCompiler {
         let (condition, joins) = try inSubqueryLevel { level in
             try body(SQLScope(alias: source.elementAlias, mapping: path.destination, level: level, presence: nil))
         }
-        var conditions = source.conditions
-        if case .truth(true) = condition.fragment {} else { conditions.append(condition.fragment) }
+        let conditions = source.conditions + PredicateSQLCompiler.terms(of: condition.fragment)
         return SQLSubquery(
             result: result, table: source.table, alias: source.alias, joins: source.joins + joins, conditions: conditions)
     }

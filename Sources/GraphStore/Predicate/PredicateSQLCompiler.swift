@@ -51,8 +51,7 @@ final class PredicateSQLCompiler {
             let mark = (joins: levelJoins[0].count, log: joinLog.count)
             do {
                 let condition = try compile(conjunct, in: root)
-                if case .truth(true) = condition.fragment { continue }
-                filter.conditions.append(condition.fragment)
+                filter.conditions += PredicateSQLCompiler.terms(of: condition.fragment)
             } catch let unsupported as SQLUnsupported {
                 rollBack(to: mark)
                 residual.append(conjunct)
@@ -61,6 +60,15 @@ final class PredicateSQLCompiler {
         }
         if !residual.isEmpty { filter.residual = residual.count == 1 ? residual[0] : .and(residual) }
         return filter
+    }
+
+    /// A condition as the terms of an AND list (a WHERE clause, a subquery's conditions).
+    static func terms(of fragment: SQLFragment) -> [SQLFragment] {
+        switch fragment {
+        case .truth(true): return []
+        case .and(let parts): return parts
+        default: return [fragment]
+        }
     }
 
     /// The operands of a top-level AND, nested ANDs flattened.

@@ -79,3 +79,47 @@ enum FetchFixtures {
         return (store, ManagedObjectContext(store: store))
     }
 }
+
+extension FetchFixtures {
+    /// Six people (one an Employee) with names, ages, cities and children, saved:
+    ///
+    ///     name     age  city    children
+    ///     Alice    30   Paris   Bob(5), Carol(12)
+    ///     bob      25   berlin  -
+    ///     Carol    41   Paris   Dan(3)
+    ///     dave     nil  nil     -
+    ///     Éve      25   Zürich  -
+    ///     nil      19   Paris   Eve(1)       (Employee, salary 1200)
+    static func sampleStore() throws -> (PersistentStore, ManagedObjectContext) {
+        let (store, context) = try peopleStore()
+        let rows: [(String?, Int64?, String?, [(String, Int64)], Bool)] = [
+            ("Alice", 30, "Paris", [("Bob", 5), ("Carol", 12)], false), ("bob", 25, "berlin", [], false),
+            ("Carol", 41, "Paris", [("Dan", 3)], false), ("dave", nil, nil, [], false), ("Éve", 25, "Zürich", [], false),
+            (nil, 19, "Paris", [("Eve", 1)], true),
+        ]
+        for (name, age, city, children, employee) in rows {
+            let person = try context.insert(employee ? "Employee" : "Person")
+            try person.set("name", name)
+            try person.set("age", age)
+            if employee { try person.set("salary", Int64(1200)) }
+            if let city {
+                let address = try context.insert("Address")
+                try address.set("city", city)
+                try person.setObject(address, forKey: "address")
+            }
+            for (childName, childAge) in children {
+                let child = try context.insert("Child")
+                try child.set("name", childName)
+                try child.set("age", childAge)
+                try person.add(child, toKey: "children")
+            }
+        }
+        try context.save()
+        return (store, ManagedObjectContext(store: store))
+    }
+
+    /// The names of objects, nil as "nil".
+    static func names(_ objects: some Sequence<ManagedObject>) throws -> [String] {
+        try objects.map { try $0.get("name", as: String.self) ?? "nil" }
+    }
+}
