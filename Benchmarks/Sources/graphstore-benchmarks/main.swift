@@ -5,6 +5,7 @@ import Foundation
 
 let all: [String: () throws -> Void] = [
     "wordlist": WordList.run,
+    "phases": Phases.run,
 ]
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? all.keys.sorted() : Array(CommandLine.arguments.dropFirst())
 do {

@@ -2,6 +2,9 @@ import OrderedCollections
 
 /// Relationships: to-one, to-many and ordered to-many, with their inverses kept in step.
 ///
+/// Relationships hold the destination objects themselves (faults until touched), so an
+/// object keeps its place in every relationship when its ID changes at its first save.
+///
 /// ```swift
 /// try book.setObject(fiction, forKey: "category")       // fiction.books now holds book
 /// try fiction.add(otherBook, toKey: "books")             // otherBook.category is fiction
@@ -10,54 +13,42 @@ import OrderedCollections
 extension ManagedObject {
     /// The destination of a to-one relationship.
     public func object(forKey key: String) throws -> ManagedObject? {
-        let index = try relationshipIndex(key, toMany: false)
-        try fireFault()
-        guard let id = toOne[index], let context = managedObjectContext else { return nil }
-        return try context.object(for: id)
+        try destination(at: try relationshipIndex(key, toMany: false))
     }
 
     /// The destinations of a to-many relationship (in order, when ordered).
     public func objects(forKey key: String) throws -> [ManagedObject] {
-        let index = try relationshipIndex(key, toMany: true)
-        guard let context = managedObjectContext else { return [] }
-        return try loadedToMany(index).map { try context.object(for: $0) }
+        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object)
     }
 
-    /// The object IDs of a to-many relationship's destinations, without making objects.
+    /// The object IDs of a to-many relationship's destinations.
     public func objectIDs(forKey key: String) throws -> [ObjectID] {
-        let index = try relationshipIndex(key, toMany: true)
-        return Array(try loadedToMany(index))
+        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object.objectID)
     }
 
     /// The destination's ID of a to-one relationship, without making the object.
     public func objectID(forKey key: String) throws -> ObjectID? {
         let index = try relationshipIndex(key, toMany: false)
         try fireFault()
-        return toOne[index]
+        return toOne[index].destinationID
     }
 
     /// Sets a to-one relationship (nil clears it); the inverse follows.
     public func setObject(_ destination: ManagedObject?, forKey key: String) throws {
         let index = try relationshipIndex(key, toMany: false)
         try checkDestination(destination, of: index)
-        try fireFault()
-        guard toOne[index] != destination?.objectID else { return }
-        let relationship = mapping.relationships[index].relationship
-        if let inverseName = relationship.inverse {
-            if let old = try object(forKey: key) {
-                try old.unlinkInverse(inverseName, from: self)
-            }
-            if let destination {
-                try destination.linkInverse(inverseName, to: self, clearing: key)
-            }
+        let old = try self.destination(at: index)
+        guard old !== destination else { return }
+        if let inverseName = mapping.relationshipInfo[index].inverse {
+            try old?.unlinkInverse(inverseName, from: self)
+            try destination?.linkInverse(inverseName, to: self, clearing: key)
         }
-        try rawSetToOne(index, destination?.objectID)
+        try rawSetToOne(index, destination)
     }
 
     /// Adds an object to a to-many relationship (at the end, when ordered); the inverse follows.
     public func add(_ destination: ManagedObject, toKey key: String) throws {
-        let index = try relationshipIndex(key, toMany: true)
-        try insert(destination, at: try loadedToMany(index).count, forKey: key)
+        try insert(destination, at: Int.max, forKey: key)
     }
 
     /// Inserts an object into an ordered to-many relationship at a position (moving it if
@@ -66,32 +57,34 @@ extension ManagedObject {
         let index = try relationshipIndex(key, toMany: true)
         try checkDestination(destination, of: index)
         let current = try loadedToMany(index)
-        if current.contains(destination.objectID) {
-            guard mapping.relationships[index].relationship.isOrdered, current.firstIndex(of: destination.objectID) != position else { return }
-            try rawRemoveToMany(index, destination.objectID)
-            try rawInsertToMany(index, destination.objectID, at: min(position, current.count - 1))
+        let ref = ObjectRef(destination)
+        if let existing = current.firstIndex(of: ref) {
+            let target = min(max(position, 0), current.count - 1)
+            guard mapping.relationshipInfo[index].isOrdered, existing != target else { return }
+            try rawRemoveToMany(index, destination)
+            try rawInsertToMany(index, destination, at: target)
             return
         }
-        if let inverseName = mapping.relationships[index].relationship.inverse {
+        if let inverseName = mapping.relationshipInfo[index].inverse {
             try destination.linkInverse(inverseName, to: self, clearing: key)
         }
-        try rawInsertToMany(index, destination.objectID, at: position)
+        try rawInsertToMany(index, destination, at: position)
     }
 
     /// Removes an object from a to-many relationship; the inverse follows.
     public func remove(_ destination: ManagedObject, fromKey key: String) throws {
         let index = try relationshipIndex(key, toMany: true)
-        guard try loadedToMany(index).contains(destination.objectID) else { return }
-        if let inverseName = mapping.relationships[index].relationship.inverse {
+        guard try loadedToMany(index).contains(ObjectRef(destination)) else { return }
+        if let inverseName = mapping.relationshipInfo[index].inverse {
             try destination.unlinkInverse(inverseName, from: self)
         }
-        try rawRemoveToMany(index, destination.objectID)
+        try rawRemoveToMany(index, destination)
     }
 
     /// Replaces the whole contents of a to-many relationship; inverses follow.
     public func setObjects(_ destinations: [ManagedObject], forKey key: String) throws {
-        let wanted = Set(destinations.map(\.objectID))
-        for existing in try objects(forKey: key) where !wanted.contains(existing.objectID) {
+        let wanted = Set(destinations.map(ObjectRef.init))
+        for existing in try objects(forKey: key) where !wanted.contains(ObjectRef(existing)) {
             try remove(existing, fromKey: key)
         }
         for (position, destination) in destinations.enumerated() {
@@ -101,78 +94,114 @@ extension ManagedObject {
 
     // MARK: - Inverse maintenance
 
-    /// Makes this object point back at `source` through relationship `name`.
-    /// `clearing` is the source's relationship, which a previous partner must drop.
+    /// Makes this object point back at `source` through relationship `name`. A previous
+    /// partner of a to-one inverse drops this object from its own side of the
+    /// relationship (`sourceKey`).
     func linkInverse(_ name: String, to source: ManagedObject, clearing sourceKey: String) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
-        if mapping.relationships[index].relationship.isToMany {
-            try rawInsertToMany(index, source.objectID, at: Int.max)
+        if mapping.relationshipInfo[index].isToMany {
+            // A to-one source that did not point here cannot be in this set yet.
+            if let sourceIndex = source.mapping.relationshipIndex(of: sourceKey), !source.mapping.relationshipInfo[sourceIndex].isToMany {
+                try rawAppendKnownAbsent(index, source)
+            } else {
+                try rawInsertToMany(index, source, at: Int.max)
+            }
             return
         }
-        try fireFault()
-        if let previous = toOne[index], previous != source.objectID, let context = managedObjectContext {
-            let partner = try context.object(for: previous)
-            if let sourceIndex = partner.mapping.relationshipIndex(of: sourceKey) {
-                if partner.mapping.relationships[sourceIndex].relationship.isToMany {
-                    try partner.rawRemoveToMany(sourceIndex, objectID)
-                } else {
-                    try partner.rawSetToOne(sourceIndex, nil)
-                }
+        if let previous = try destination(at: index), previous !== source,
+            let sourceIndex = previous.mapping.relationshipIndex(of: sourceKey)
+        {
+            if previous.mapping.relationshipInfo[sourceIndex].isToMany {
+                try previous.rawRemoveToMany(sourceIndex, self)
+            } else {
+                try previous.rawSetToOne(sourceIndex, nil)
             }
         }
-        try rawSetToOne(index, source.objectID)
+        try rawSetToOne(index, source)
     }
 
     /// Makes this object stop pointing at `source` through relationship `name`.
     func unlinkInverse(_ name: String, from source: ManagedObject) throws {
         guard let index = mapping.relationshipIndex(of: name) else { return }
-        if mapping.relationships[index].relationship.isToMany {
-            try rawRemoveToMany(index, source.objectID)
-        } else {
-            try fireFault()
-            if toOne[index] == source.objectID { try rawSetToOne(index, nil) }
+        if mapping.relationshipInfo[index].isToMany {
+            try rawRemoveToMany(index, source)
+        } else if try destination(at: index) === source {
+            try rawSetToOne(index, nil)
         }
     }
 
     // MARK: - Raw changes (one side only, recorded)
 
-    func rawSetToOne(_ index: Int, _ id: ObjectID?) throws {
-        try fireFault()
-        guard toOne[index] != id else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        toOne[index] = id
+    func rawSetToOne(_ index: Int, _ object: ManagedObject?) throws {
+        guard try destination(at: index) !== object else { return }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        toOne[index].object = object
+        toOne[index].id = nil
     }
 
     // The set is changed in place (never through a local copy), so adding to a large
     // relationship costs O(1), not a copy of the whole set.
-    func rawInsertToMany(_ index: Int, _ id: ObjectID, at position: Int) throws {
-        guard !(try loadedToMany(index).contains(id)) else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        let count = toMany[index]?.count ?? 0
-        if position >= count {
-            toMany[index]?.append(id)
-        } else {
-            toMany[index]?.insert(id, at: max(position, 0))
-        }
+    func rawInsertToMany(_ index: Int, _ object: ManagedObject, at position: Int) throws {
+        let ref = ObjectRef(object)
+        guard !(try loadedToMany(index).contains(ref)) else { return }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        _ = toMany[index]?.insert(ref, at: position)
         dirtyRelationships.insert(index)
     }
 
-    func rawRemoveToMany(_ index: Int, _ id: ObjectID) throws {
-        guard try loadedToMany(index).contains(id) else { return }
-        try managedObjectContext?.willChange(self, key: mapping.relationships[index].relationship.name, relationshipIndex: index)
-        toMany[index]?.remove(id)
+    /// Appends a member that cannot be present yet: inverse maintenance of a to-one that
+    /// did not point here before.
+    func rawAppendKnownAbsent(_ index: Int, _ object: ManagedObject) throws {
+        if toMany[index] == nil { _ = try loadedToMany(index) }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        toMany[index]?.appendKnownAbsent(ObjectRef(object))
         dirtyRelationships.insert(index)
+    }
+
+    func rawRemoveToMany(_ index: Int, _ object: ManagedObject) throws {
+        let ref = ObjectRef(object)
+        guard try loadedToMany(index).contains(ref) else { return }
+        try managedObjectContext?.willChange(self, relationshipIndex: index)
+        _ = toMany[index]?.remove(ref)
+        dirtyRelationships.insert(index)
+    }
+
+    /// The members of a loaded to-many (empty when not loaded).
+    func members(_ index: Int) -> OrderedSet<ObjectRef> {
+        toMany[index]?.settled() ?? []
+    }
+
+    /// Cuts the object loose from its context, which is going away.
+    func detach() {
+        managedObjectContext = nil
+        releaseRelationships()
+    }
+
+    /// Drops every relationship this object holds (used when its context goes away).
+    func releaseRelationships() {
+        if toOne.contains(where: { $0.object != nil }) { toOne = [] }
+        if toMany.contains(where: { $0 != nil }) { toMany = [] }
+    }
+
+    /// The destination of the to-one at `index`, resolving a stored ID into an object.
+    func destination(at index: Int) throws -> ManagedObject? {
+        try fireFault()
+        if let object = toOne[index].object { return object }
+        guard let id = toOne[index].id, let context = managedObjectContext else { return nil }
+        let object = try context.object(for: id)
+        toOne[index].object = object
+        return object
     }
 
     /// The to-many set, loaded from the store on first use (a relationship fault).
-    func loadedToMany(_ index: Int) throws -> OrderedSet<ObjectID> {
-        if let set = toMany[index] { return set }
+    func loadedToMany(_ index: Int) throws -> OrderedSet<ObjectRef> {
+        if toMany[index] != nil { return members(index) }
         guard let context = managedObjectContext, let key = objectID.primaryKey else {
-            toMany[index] = []
+            toMany[index] = ToManySet()
             return []
         }
         let set = try context.loadToMany(mapping.relationships[index], of: key)
-        toMany[index] = set
+        toMany[index] = ToManySet(set)
         return set
     }
 
@@ -180,20 +209,20 @@ extension ManagedObject {
         guard let index = mapping.relationshipIndex(of: key) else {
             throw StoreError.unknownKey(entity: entity.name, key: key)
         }
-        let relationship = mapping.relationships[index].relationship
-        guard relationship.isToMany == toMany else {
-            throw RelationshipError.wrongCardinality(entity: entity.name, key: key, isToMany: relationship.isToMany)
+        let isToMany = mapping.relationshipInfo[index].isToMany
+        guard isToMany == toMany else {
+            throw RelationshipError.wrongCardinality(entity: entity.name, key: key, isToMany: isToMany)
         }
         return index
     }
 
     private func checkDestination(_ destination: ManagedObject?, of index: Int) throws {
         guard let destination else { return }
-        let relationship = mapping.relationships[index].relationship
         guard destination.managedObjectContext === managedObjectContext else {
             throw StoreError.foreignObject(destination.objectID.description)
         }
-        guard mapping.relationships[index].destinationNumbers.contains(destination.mapping.number) else {
+        guard mapping.relationshipInfo[index].destinationNumbers.contains(destination.mapping.number) else {
+            let relationship = mapping.relationships[index].relationship
             throw RelationshipError.wrongDestination(
                 entity: entity.name, key: relationship.name, expected: relationship.destination, found: destination.entity.name)
         }

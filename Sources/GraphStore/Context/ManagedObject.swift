@@ -18,20 +18,27 @@ import OrderedCollections
 open class ManagedObject {
     /// The object's identity; temporary until the object is first saved.
     public internal(set) var objectID: ObjectID
-    /// The context the object lives in (nil once it is deleted and saved, or unregistered).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context the object lives in (nil once it is deleted and saved, rolled back,
+    /// reset, or its context is gone).
+    ///
+    /// Not a weak reference, for speed: the context keeps track of every object that points
+    /// at it and clears this before it goes away, so it is never left dangling.
+    public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
     /// Whether the object's values have not been touched yet.
-    public internal(set) var isFault: Bool
+    @exclusivity(unchecked) public internal(set) var isFault: Bool
 
-    var hasData: Bool
-    var values: [AttributeValue?]
-    var toOne: [ObjectID?]
-    var toOneOrder: [Int64?]
-    var toMany: [OrderedSet<ObjectID>?]
-    var version: Int64
-    var snapshot: Snapshot?
-    var dirtyRelationships: Set<Int> = []
-    var lifecycle: Lifecycle = .registered
+    @exclusivity(unchecked) var hasData: Bool
+    @exclusivity(unchecked) var values: [AttributeValue?]
+    /// One slot per relationship (to-many positions stay empty).
+    @exclusivity(unchecked) var toOne: [ToOneSlot]
+    /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
+    @exclusivity(unchecked) var toMany: [ToManySet?]
+    @exclusivity(unchecked) var version: Int64
+    @exclusivity(unchecked) var snapshot: Snapshot?
+    @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
+    @exclusivity(unchecked) var lifecycle: Lifecycle = .registered
+    /// The primary key handed out during a save, before it is known to have committed.
+    @exclusivity(unchecked) var pendingKey: Int64?
 
     enum Lifecycle {
         case registered, inserted, deleted
@@ -41,9 +48,13 @@ open class ManagedObject {
     /// on, for ``ManagedObjectContext/rollback()`` and change detection).
     struct Snapshot {
         var values: [AttributeValue?]
-        var toOne: [ObjectID?]
-        var toMany: [Int: OrderedSet<ObjectID>?]
+        var toOne: [ToOneSlot]
+        var toMany: [Int: ToManySet?]
     }
+
+    // The storage above is only touched by the object's own methods and its context,
+    // never through overlapping accesses, so the per-access exclusivity checks (a
+    // measurable share of inserting and reading objects) are turned off for it.
 
     /// Creates an object; the context calls this (subclasses registered for an entity must
     /// keep this initializer).
@@ -53,10 +64,11 @@ open class ManagedObject {
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
-        self.values = Array(repeating: nil, count: mapping.attributes.count)
-        self.toOne = Array(repeating: nil, count: mapping.relationships.count)
-        self.toOneOrder = Array(repeating: nil, count: mapping.relationships.count)
-        self.toMany = Array(repeating: nil, count: mapping.relationships.count)
+        // Shared empty templates: copying them allocates nothing until a slot is written.
+        let templates = context.slotTemplates(for: mapping)
+        self.values = templates.values
+        self.toOne = templates.toOne
+        self.toMany = templates.toMany
         self.version = 0
     }
 
@@ -119,11 +131,10 @@ open class ManagedObject {
     /// Sets an attribute, recording the change. The value must fit the attribute's type.
     public func setValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
-        let attribute = mapping.attributes[index].attribute
-        let normalized = try checked(value, for: attribute)
+        let normalized = try checked(value, at: index)
         try fireFault()
         guard values[index] != normalized else { return }
-        try managedObjectContext?.willChange(self, key: key, attributeIndex: index)
+        try managedObjectContext?.willChange(self, attributeIndex: index)
         values[index] = normalized
     }
 
@@ -137,7 +148,7 @@ open class ManagedObject {
     /// Sets an attribute without recording a change (Core Data's primitive setter).
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
-        let normalized = try checked(value, for: mapping.attributes[index].attribute)
+        let normalized = try checked(value, at: index)
         try fireFault()
         values[index] = normalized
     }
@@ -164,7 +175,7 @@ open class ManagedObject {
             keys.append(a.attribute.name)
         }
         for (i, r) in mapping.relationships.enumerated() {
-            if r.relationship.isToMany ? snapshot.toMany[i] != nil : snapshot.toOne[i] != toOne[i] {
+            if r.relationship.isToMany ? snapshot.toMany[i] != nil : !snapshot.toOne[i].isSame(as: toOne[i]) {
                 keys.append(r.relationship.name)
             }
         }
@@ -185,12 +196,13 @@ open class ManagedObject {
         return index
     }
 
-    private func checked(_ value: AttributeValue?, for attribute: AttributeDescription) throws(StoreError) -> AttributeValue? {
+    private func checked(_ value: AttributeValue?, at index: Int) throws(StoreError) -> AttributeValue? {
         guard let value else { return nil }
-        guard RowCodec.fits(value, attribute.type) else {
-            throw .typeMismatch(entity: entity.name, key: attribute.name, expected: attribute.type, found: "\(value)")
+        let type = mapping.attributeTypes[index]
+        guard RowCodec.fits(value, type) else {
+            throw .typeMismatch(entity: entity.name, key: mapping.attributeNames[index], expected: type, found: "\(value)")
         }
-        return RowCodec.normalize(value, attribute.type)
+        return RowCodec.normalize(value, type)
     }
 
     /// Keeps the committed state before the first change.
@@ -204,4 +216,35 @@ open class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     /// `Book p4`, with `(fault)` while not yet touched.
     public var description: String { objectID.description + (isFault ? " (fault)" : "") }
+}
+
+/// A to-one relationship as an object holds it: the destination object once resolved, or
+/// only its ID (as read from a row, resolved on first use), and the stored `Z_FOK_` value.
+struct ToOneSlot {
+    var object: ManagedObject?
+    var id: ObjectID?
+    var order: Int64?
+
+    /// Whether the slot is empty.
+    var isEmpty: Bool { object == nil && id == nil }
+
+    /// The destination's ID, resolved or not.
+    var destinationID: ObjectID? { object?.objectID ?? id }
+
+    /// Whether two slots name the same destination.
+    func isSame(as other: ToOneSlot) -> Bool {
+        if let a = object, let b = other.object { return a === b }
+        return destinationID == other.destinationID
+    }
+}
+
+/// A managed object as a set element: equal by identity, hashed by address, so that
+/// membership does not depend on the object's ID (which changes when it is first saved).
+struct ObjectRef: Hashable {
+    let object: ManagedObject
+
+    init(_ object: ManagedObject) { self.object = object }
+
+    static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.object === b.object }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }

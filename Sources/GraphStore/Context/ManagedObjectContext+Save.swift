@@ -12,31 +12,32 @@ extension ManagedObjectContext {
             object.willSave()
         }
         try validatePendingChanges()
-        markReorderedMembers()
+        try markReorderedMembers()
         let records = store.records
-        var newKeys: [ObjectIdentifier: Int64] = [:]
         do {
             try store.transaction {
-                newKeys = try allocateKeys()
+                try allocateKeys()
                 for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: newKeys[ObjectIdentifier(object)] ?? 0, values: rowValues(object, newKeys))
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
                 }
                 for object in updated.values {
-                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version, values: rowValues(object, newKeys))
+                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
+                        try bindRow(object, $0, $1)
+                    }
                 }
                 for object in deleted.values {
                     try deleteJoinRows(object)
                     try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
                 }
-                for object in Array(inserted.values) + Array(updated.values) {
-                    try writeJoinRows(object, newKeys)
-                }
+                for object in inserted.values { try writeJoinRows(object) }
+                for object in updated.values { try writeJoinRows(object) }
             }
         } catch {
             store.records = records
+            for object in inserted.values { object.pendingKey = nil }
             throw error
         }
-        commit(newKeys)
+        commit()
     }
 
     /// Checks run before writing; validation rules plug in here.
@@ -46,13 +47,13 @@ extension ManagedObjectContext {
 
     /// Members of an ordered to-many whose inverse is a to-one carry their position in a
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
-    private func markReorderedMembers() {
-        for object in Array(inserted.values) + Array(updated.values) {
-            for index in object.dirtyRelationships {
+    private func markReorderedMembers() throws {
+        for object in Array(inserted.values) + Array(updated.values) where !object.dirtyRelationships.isEmpty {
+            for index in object.dirtyRelationships.indices {
                 guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
-                for id in object.toMany[index] ?? [] {
-                    guard let member = registered[id], member.lifecycle == .registered else { continue }
-                    try? member.fireFault()
+                for ref in object.members(index) where ref.object.lifecycle == .registered {
+                    let member = ref.object
+                    try member.fireFault()
                     member.takeSnapshotIfNeeded()
                     updated[ObjectIdentifier(member)] = member
                 }
@@ -60,70 +61,75 @@ extension ManagedObjectContext {
         }
     }
 
-    private func allocateKeys() throws -> [ObjectIdentifier: Int64] {
+    /// Hands out keys per inheritance root; they are kept on the objects as pending keys
+    /// until the transaction commits.
+    private func allocateKeys() throws {
         var byRoot: [String: [ManagedObject]] = [:]
         for object in inserted.values { byRoot[object.mapping.rootName, default: []].append(object) }
-        var keys: [ObjectIdentifier: Int64] = [:]
         for (rootName, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
             let range = try store.allocatePrimaryKeys(root: store.mapping(for: rootName), count: objects.count)
-            for (object, key) in zip(objects, range) { keys[ObjectIdentifier(object)] = key }
+            for (object, key) in zip(objects, range) { object.pendingKey = key }
         }
-        return keys
     }
 
-    private func key(of id: ObjectID, _ newKeys: [ObjectIdentifier: Int64]) -> Int64? {
-        if let key = id.primaryKey { return key }
-        return registered[id].flatMap { newKeys[ObjectIdentifier($0)] }
-    }
-
-    /// The row of an object, in ``EntityMapping/rowColumns`` order.
-    private func rowValues(_ object: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) -> [SQLiteValue] {
-        var row: [SQLiteValue] = []
-        row.reserveCapacity(object.mapping.rowColumns.count)
-        for (i, a) in object.mapping.attributes.enumerated() where a.column != nil {
-            row.append(RowCodec.encode(object.values[i], as: a.attribute.type))
+    /// Binds an object's row, in ``EntityMapping/rowColumns`` order, from parameter `first`.
+    private func bindRow(_ object: ManagedObject, _ statement: Statement, _ first: Int32) throws {
+        let mapping = object.mapping
+        var parameter = first
+        for i in mapping.storedAttributeIndices {
+            try RowCodec.bind(object.values[i], as: mapping.attributeTypes[i], to: statement, at: parameter)
+            parameter += 1
         }
-        for (i, r) in object.mapping.relationships.enumerated() {
-            guard case .foreignKey(_, let entityColumn, let orderColumn) = r.storage else { continue }
-            let destination = object.toOne[i]
-            row.append(destination.flatMap { key(of: $0, newKeys) }.map(SQLiteValue.integer) ?? .null)
-            if entityColumn != nil {
-                row.append(destination.map { .integer(Int64($0.mapping.number)) } ?? .null)
+        for toOne in mapping.toOneColumns {
+            let slot = object.toOne[toOne.index]
+            let destination = slot.object
+            if let key = destination.map({ $0.objectID.primaryKey ?? $0.pendingKey }) ?? slot.id?.primaryKey {
+                statement.bind(key, at: parameter)
+            } else {
+                statement.bindNull(at: parameter)
             }
-            if orderColumn != nil {
-                row.append(order(of: object, in: r, destination: destination, stored: object.toOneOrder[i]))
+            parameter += 1
+            if toOne.hasEntityColumn {
+                if let number = destination?.mapping.number ?? slot.id?.mapping.number {
+                    statement.bind(Int64(number), at: parameter)
+                } else {
+                    statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+            if toOne.hasOrderColumn {
+                try statement.bind(order(of: object, in: mapping.relationships[toOne.index], slot: slot), at: parameter)
+                parameter += 1
             }
         }
-        return row
     }
 
     /// The `Z_FOK_` value of an object in its to-one destination's ordered inverse.
-    private func order(of object: ManagedObject, in relationship: RelationshipMapping, destination: ObjectID?, stored: Int64?) -> SQLiteValue {
-        guard let destination else { return .null }
-        if let owner = registered[destination], let inverse = relationship.relationship.inverse,
-            let index = owner.mapping.relationshipIndex(of: inverse), let members = owner.toMany[index],
-            let position = members.firstIndex(of: object.objectID)
+    private func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> SQLiteValue {
+        if slot.isEmpty { return .null }
+        if let owner = slot.object, let inverse = relationship.relationship.inverse,
+            let index = owner.mapping.relationshipIndex(of: inverse), owner.toMany[index] != nil,
+            let position = owner.members(index).firstIndex(of: ObjectRef(object))
         {
             return .integer(PersistentStore.orderValue(at: position))
         }
-        return stored.map(SQLiteValue.integer) ?? .null
+        return slot.order.map(SQLiteValue.integer) ?? .null
     }
 
-    private func writeJoinRows(_ object: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws {
-        guard let source = key(of: object.objectID, newKeys) else { return }
-        for index in object.dirtyRelationships.sorted() {
-            guard case .joinTable(let join) = object.mapping.relationships[index].storage,
-                let members = object.toMany[index]
-            else { continue }
+    private func writeJoinRows(_ object: ManagedObject) throws {
+        guard !object.dirtyRelationships.isEmpty, let source = object.objectID.primaryKey ?? object.pendingKey else { return }
+        for index in object.dirtyRelationships.indices {
+            guard case .joinTable(let join) = object.mapping.relationships[index].storage, object.toMany[index] != nil else { continue }
+            let members = object.members(index)
             let inverseName = object.mapping.relationships[index].relationship.inverse
             var keys: [Int64] = []
             var inverseOrders: [Int64?] = []
-            for id in members {
-                guard let member = key(of: id, newKeys) else { continue }
+            for ref in members {
+                guard let member = ref.object.objectID.primaryKey ?? ref.object.pendingKey else { continue }
                 keys.append(member)
                 var inverseOrder: Int64?
-                if join.inverseOrderColumn != nil, let other = registered[id], let inverseName,
-                    let i = other.mapping.relationshipIndex(of: inverseName), let position = other.toMany[i]?.firstIndex(of: object.objectID)
+                if join.inverseOrderColumn != nil, let inverseName, let i = ref.object.mapping.relationshipIndex(of: inverseName),
+                    ref.object.toMany[i] != nil, let position = ref.object.members(i).firstIndex(of: ObjectRef(object))
                 {
                     inverseOrder = PersistentStore.orderValue(at: position)
                 }
@@ -141,41 +147,38 @@ extension ManagedObjectContext {
     }
 
     /// After the transaction committed: permanent IDs, new versions, clean state.
-    private func commit(_ newKeys: [ObjectIdentifier: Int64]) {
+    private func commit() {
         var renamed: [ObjectID: ObjectID] = [:]
+        renamed.reserveCapacity(observesRenames ? inserted.count : 0)
+        registered.reserveCapacity(registered.count + inserted.count)
         for object in inserted.values {
-            guard let key = newKeys[ObjectIdentifier(object)] else { continue }
+            guard let key = object.pendingKey else { continue }
             let id = ObjectID(mapping: object.mapping, storeUUID: store.uuid, primaryKey: key)
-            renamed[object.objectID] = id
-            registered.removeValue(forKey: object.objectID)
+            if observesRenames { renamed[object.objectID] = id }
             object.objectID = id
-            registered[id] = object
+            object.pendingKey = nil
             object.version = 1
+            object.lifecycle = .registered
+            object.dirtyRelationships = []
+            registered[id] = object
         }
-        if !renamed.isEmpty {
-            for object in registered.values {
-                for i in object.toOne.indices { if let id = object.toOne[i], let new = renamed[id] { object.toOne[i] = new } }
-                for i in object.toMany.indices {
-                    guard let set = object.toMany[i], set.contains(where: { renamed[$0] != nil }) else { continue }
-                    object.toMany[i] = OrderedSet(set.map { renamed[$0] ?? $0 })
-                }
-            }
+        for object in updated.values {
+            object.version += 1
+            object.snapshot = nil
+            object.dirtyRelationships = []
         }
-        for object in updated.values { object.version += 1 }
         for object in deleted.values {
             registered.removeValue(forKey: object.objectID)
             object.managedObjectContext = nil
+            object.snapshot = nil
         }
         let saved = Array(inserted.values) + Array(updated.values) + Array(deleted.values)
-        for object in saved {
-            object.snapshot = nil
-            object.dirtyRelationships = []
-            if object.lifecycle == .inserted { object.lifecycle = .registered }
-        }
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
         for object in saved { object.didSave() }
         didSaveObservers.forEach { $0(renamed) }
     }
+
+    private var observesRenames: Bool { !didSaveObservers.isEmpty }
 }

@@ -16,11 +16,30 @@ public final class ManagedObjectContext {
     /// The store the context reads from and saves to.
     public let store: PersistentStore
     var registered: [ObjectID: ManagedObject] = [:]
-    var inserted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var inserted = InsertionList()
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
+    private var templatesByEntityNumber: [Int: SlotTemplates] = [:]
+    private var lastInserted: EntityMapping?
+
+    /// Empty value and relationship arrays for new objects of an entity, made once.
+    struct SlotTemplates {
+        let values: [AttributeValue?]
+        let toOne: [ToOneSlot]
+        let toMany: [ToManySet?]
+    }
+
+    func slotTemplates(for mapping: EntityMapping) -> SlotTemplates {
+        if let templates = templatesByEntityNumber[mapping.number] { return templates }
+        let templates = SlotTemplates(
+            values: Array(repeating: nil, count: mapping.attributes.count),
+            toOne: Array(repeating: ToOneSlot(), count: mapping.relationships.count),
+            toMany: Array(repeating: nil, count: mapping.relationships.count))
+        templatesByEntityNumber[mapping.number] = templates
+        return templates
+    }
     private var nextTemporaryID: Int64 = 1
 
     /// Called before every recorded change (object, key, attribute or relationship index);
@@ -29,10 +48,10 @@ public final class ManagedObjectContext {
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
-    /// What is about to change.
+    /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
-        case attribute(key: String, index: Int)
-        case relationship(key: String, index: Int)
+        case attribute(index: Int)
+        case relationship(index: Int)
         case insert
         case delete
     }
@@ -40,6 +59,16 @@ public final class ManagedObjectContext {
     /// Creates a context on a store.
     public init(store: PersistentStore) {
         self.store = store
+    }
+
+    // Relationships hold objects, so a graph forms reference cycles: break them when the
+    // context goes away.
+    // Objects outliving the context must not point at it (see
+    // ``ManagedObject/managedObjectContext``).
+    deinit {
+        for object in registered.values { object.detach() }
+        for object in inserted.values { object.detach() }
+        for object in deleted.values { object.detach() }
     }
 
     /// The model of the store.
@@ -72,13 +101,13 @@ public final class ManagedObjectContext {
     /// Every object the context knows of.
     public var registeredObjects: [ManagedObject] { Array(registered.values) }
 
-    func willChange(_ object: ManagedObject, key: String, attributeIndex index: Int) throws {
-        try record(object, .attribute(key: key, index: index))
+    func willChange(_ object: ManagedObject, attributeIndex index: Int) throws {
+        try record(object, .attribute(index: index))
     }
 
-    func willChange(_ object: ManagedObject, key: String, relationshipIndex index: Int) throws {
-        try record(object, .relationship(key: key, index: index))
-        if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationships[index].relationship.isToMany {
+    func willChange(_ object: ManagedObject, relationshipIndex index: Int) throws {
+        try record(object, .relationship(index: index))
+        if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationshipInfo[index].isToMany {
             object.snapshot?.toMany[index] = .some(object.toMany[index])
         }
     }
@@ -99,7 +128,9 @@ public final class ManagedObjectContext {
     /// Inserts a new object of an entity, with its default values.
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
-        let mapping = try store.mapping(for: entityName)
+        // Seeding inserts many objects of one entity in a row: skip the lookup then.
+        let mapping = try lastInserted.flatMap { $0.name == entityName ? $0 : nil } ?? store.mapping(for: entityName)
+        lastInserted = mapping
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
         let id = ObjectID(temporaryFor: mapping, storeUUID: store.uuid, serial: nextTemporaryID)
         nextTemporaryID += 1
@@ -107,10 +138,9 @@ public final class ManagedObjectContext {
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted
-        for (i, a) in mapping.attributes.enumerated() { object.values[i] = a.attribute.defaultValue }
-        for (i, r) in mapping.relationships.enumerated() where r.relationship.isToMany { object.toMany[i] = [] }
-        registered[id] = object
-        inserted[ObjectIdentifier(object)] = object
+        object.values = mapping.defaultValues
+        for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
+        inserted.append(object)
         for observer in changeObservers { try observer(object, .insert) }
         object.awakeFromInsert()
         return object
@@ -126,7 +156,11 @@ public final class ManagedObjectContext {
     /// The object with this ID: the registered one, or a new fault (no store access yet).
     public func object(for id: ObjectID) throws -> ManagedObject {
         if let object = registered[id] { return object }
-        guard id.primaryKey != nil else { throw StoreError.objectNotFound(id.description) }
+        guard id.primaryKey != nil else {
+            // Inserted objects are found by their temporary ID without a lookup table.
+            if let object = inserted.values.first(where: { $0.objectID == id }) { return object }
+            throw StoreError.objectNotFound(id.description)
+        }
         let object = objectClass(for: id.mapping).init(objectID: id, context: self)
         registered[id] = object
         return object
@@ -184,11 +218,10 @@ public final class ManagedObjectContext {
         object.version = row.version
         for (i, key) in row.toOne.enumerated() {
             guard let key else {
-                object.toOne[i] = nil
+                object.toOne[i] = ToOneSlot()
                 continue
             }
-            object.toOne[i] = try destinationID(of: object.mapping.relationships[i], key: key)
-            object.toOneOrder[i] = key.order
+            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping.relationships[i], key: key), order: key.order)
         }
         object.hasData = true
     }
@@ -207,11 +240,11 @@ public final class ManagedObjectContext {
         return ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: key.primaryKey)
     }
 
-    func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectID> {
-        var set: OrderedSet<ObjectID> = []
+    func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectRef> {
+        var set: OrderedSet<ObjectRef> = []
         for (pk, number) in try store.destinations(of: relationship, from: key) {
             guard let mapping = store.mapping(number: number) else { continue }
-            set.append(ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))
+            set.append(ObjectRef(try object(for: ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))))
         }
         return set
     }
@@ -227,14 +260,13 @@ public final class ManagedObjectContext {
         let wasInserted = object.isInserted
         object.lifecycle = .deleted
         if wasInserted {
-            inserted.removeValue(forKey: ObjectIdentifier(object))
+            inserted.drop(object)
         } else {
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted[ObjectIdentifier(object)] = object
         }
         try applyDeleteRules(object)
         if wasInserted {
-            registered.removeValue(forKey: object.objectID)
             object.managedObjectContext = nil
         }
     }
@@ -244,8 +276,8 @@ public final class ManagedObjectContext {
             let relationship = r.relationship
             let destinations: [ManagedObject] =
                 relationship.isToMany
-                ? try object.loadedToMany(i).map { try self.object(for: $0) }
-                : try object.toOne[i].map { [try self.object(for: $0)] } ?? []
+                ? try object.loadedToMany(i).map(\.object)
+                : try object.destination(at: i).map { [$0] } ?? []
             switch relationship.deleteRule {
             case .cascade:
                 for destination in destinations where !destination.isDeleted {
@@ -269,7 +301,6 @@ public final class ManagedObjectContext {
     /// ones get their saved values again.
     public func rollback() {
         for object in inserted.values {
-            registered.removeValue(forKey: object.objectID)
             object.managedObjectContext = nil
         }
         for object in Array(updated.values) + Array(deleted.values) {
@@ -282,16 +313,22 @@ public final class ManagedObjectContext {
             object.lifecycle = .registered
             object.dirtyRelationships = []
         }
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
     }
 
     /// Forgets every object (unsaved changes included) so that memory is released.
+    /// Relationships between the forgotten objects are cleared, which breaks the
+    /// reference cycles a graph of objects forms.
     public func reset() {
-        for object in registered.values { object.managedObjectContext = nil }
+        for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
+            object.managedObjectContext = nil
+            object.releaseRelationships()
+            object.snapshot = nil
+        }
         registered = [:]
-        inserted = [:]
+        inserted = InsertionList()
         updated = [:]
         deleted = [:]
     }

@@ -30,6 +30,9 @@ public struct ManagedObjectModel: Sendable, Hashable {
     /// Entity version hashes computed by Apple's Core Data, when known (from a store's
     /// metadata or a compiled model). Entities not listed here get GraphStore's own hash.
     public var knownVersionHashes: [String: Data]
+    /// Free-form key/value pairs attached to the model itself (Xcode's model-level
+    /// `<userInfo>`); entities and properties carry their own.
+    public var userInfo: [String: String] = [:]
 
     private var indexByName: [String: Int]
     private var childrenByName: [String: [String]]

@@ -60,6 +60,22 @@ public final class Statement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    /// Binds a double without boxing it (hot paths).
+    public func bind(double value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds text without boxing it (hot paths).
+    public func bind(text value: String, at index: Int32) throws(SQLiteError) {
+        let rc = sqlite3_bind_text(handle, index, value, -1, graphstore_sqlite_transient())
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: connection.handle, sql: sql) }
+    }
+
+    /// Binds NULL.
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
     /// The number of parameters the statement takes.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
@@ -104,6 +120,22 @@ public final class Statement {
 
     /// The names of all result columns.
     public var columnNames: [String] { (0..<columnCount).map(columnName) }
+
+    /// The storage class of a column of the current row.
+    public func storageClass(_ index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// SQLite's five storage classes.
+    public enum StorageClass: Sendable {
+        case null, integer, real, text, blob
+    }
 
     /// Whether a column of the current row is NULL.
     public func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }

@@ -114,9 +114,58 @@ public final class EntityMapping: Sendable {
             guard case .foreignKey(let column, let entityColumn, let orderColumn) = mapping.storage else { return [] }
             return [column] + [entityColumn, orderColumn].compactMap { $0 }
         }
+        self.attributeTypes = attributes.map(\.attribute.type)
+        self.storedAttributeIndices = attributes.indices.filter { attributes[$0].column != nil }
+        self.defaultValues = attributes.map(\.attribute.defaultValue)
+        self.toOneColumns = relationships.indices.compactMap { i in
+            guard case .foreignKey(_, let entityColumn, let orderColumn) = relationships[i].storage else { return nil }
+            return ToOneColumns(index: i, hasEntityColumn: entityColumn != nil, hasOrderColumn: orderColumn != nil)
+        }
+        self.toManyIndices = relationships.indices.filter { relationships[$0].relationship.isToMany }
+        self.relationshipInfo = relationships.map {
+            RelationshipInfo(
+                name: $0.relationship.name, inverse: $0.relationship.inverse, isToMany: $0.relationship.isToMany,
+                isOrdered: $0.relationship.isOrdered, destinationNumbers: $0.destinationNumbers)
+        }
+        self.attributeNames = attributes.map(\.attribute.name)
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
         self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+    }
+
+    // Flat copies of what the row paths read for every row, so that reading or writing a
+    // row does not copy (and retain) whole attribute descriptions.
+
+    /// The type of each attribute, by attribute index.
+    let attributeTypes: [AttributeType]
+    /// The indexes of the attributes that have a column, in ``rowColumns`` order.
+    let storedAttributeIndices: [Int]
+    /// Each attribute's default value, by attribute index.
+    let defaultValues: [AttributeValue?]
+    /// The to-ones stored in this row, in ``rowColumns`` order after the attributes.
+    let toOneColumns: [ToOneColumns]
+    /// The indexes of the to-many relationships.
+    let toManyIndices: [Int]
+
+    /// What relationship maintenance reads on every change, by relationship index.
+    let relationshipInfo: [RelationshipInfo]
+    /// Attribute names, by attribute index.
+    let attributeNames: [String]
+
+    /// The parts of a relationship that inverse maintenance needs.
+    struct RelationshipInfo: Sendable {
+        let name: String
+        let inverse: String?
+        let isToMany: Bool
+        let isOrdered: Bool
+        let destinationNumbers: [Int]
+    }
+
+    /// A to-one's columns in a row: its key, and whether an entity and an order column follow.
+    struct ToOneColumns: Sendable {
+        let index: Int
+        let hasEntityColumn: Bool
+        let hasOrderColumn: Bool
     }
 
     /// The INSERT of one row (all of ``rowColumns``).
@@ -125,10 +174,15 @@ public final class EntityMapping: Sendable {
     let updateSQL: String
 
     /// The position of an attribute in ``attributes``.
-    public func attributeIndex(of name: String) -> Int? { attributeIndex[name] }
+    public func attributeIndex(of name: String) -> Int? {
+        // Comparing a few short names is cheaper than hashing one; large entities hash.
+        attributeNames.count <= 8 ? attributeNames.firstIndex(of: name) : attributeIndex[name]
+    }
 
     /// The position of a relationship in ``relationships``.
-    public func relationshipIndex(of name: String) -> Int? { relationshipIndex[name] }
+    public func relationshipIndex(of name: String) -> Int? {
+        relationshipInfo.count <= 8 ? relationshipInfo.firstIndex { $0.name == name } : relationshipIndex[name]
+    }
 
     /// The attribute mapping with this name.
     public func attribute(named name: String) -> AttributeMapping? { attributeIndex[name].map { attributes[$0] } }

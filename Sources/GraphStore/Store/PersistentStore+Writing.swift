@@ -25,20 +25,41 @@ extension PersistentStore {
 
     /// Inserts a new row: `values` follow ``EntityMapping/rowColumns``.
     public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, values: [SQLiteValue]) throws {
+        try insertRow(mapping, primaryKey: primaryKey) { statement, first in
+            for (i, value) in values.enumerated() { try statement.bind(value, at: first + Int32(i)) }
+        }
+    }
+
+    /// Inserts a new row whose ``EntityMapping/rowColumns`` values `bind` binds, starting
+    /// at parameter `first` (the save path binds straight from objects, without arrays).
+    public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, bind: (Statement, Int32) throws -> Void) throws {
         let statement = try statement(mapping.insertSQL, for: mapping, in: &insertStatements)
         defer { statement.reset() }
         statement.bind(primaryKey, at: 1)
         statement.bind(Int64(mapping.number), at: 2)
         statement.bind(1, at: 3)
-        for (i, value) in values.enumerated() { try statement.bind(value, at: Int32(i + 4)) }
+        try bind(statement, 4)
         try statement.step()
     }
 
     /// Updates a row and bumps its version, failing if the row's version is no longer
     /// `version` (someone else changed or deleted it).
     public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, values: [SQLiteValue]) throws {
+        try updateRow(mapping, primaryKey: primaryKey, version: version) { statement, first in
+            for (i, value) in values.enumerated() { try statement.bind(value, at: first + Int32(i)) }
+        }
+    }
+
+    /// Updates a row from a binding closure (as ``insertRow(_:primaryKey:bind:)``).
+    public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bind: (Statement, Int32) throws -> Void) throws {
         let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
-        try statement.execute([.integer(version + 1)] + values + [.integer(primaryKey), .integer(version)])
+        defer { statement.reset() }
+        statement.bind(version + 1, at: 1)
+        try bind(statement, 2)
+        let next = Int32(mapping.rowColumns.count + 2)
+        statement.bind(primaryKey, at: next)
+        statement.bind(version, at: next + 1)
+        try statement.step()
         guard connection.changes == 1 else {
             throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
         }

@@ -204,6 +204,12 @@ public final class PersistentStore {
         }
     }
 
+    /// The `Z_CONTENT` values of `Z_MODELCACHE` (normally one blob), for the model locator,
+    /// which decodes them; the SQL stays here with the rest of the store's SQL.
+    static func modelCacheContents(connection: Connection) throws(SQLiteError) -> [SQLiteValue] {
+        try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE").compactMap(\.first)
+    }
+
     /// Stand-ins for the SQL functions Core Data's derived-attribute triggers call, so that
     /// writes to tables with such triggers do not fail with "no such function".
     private func registerTriggerFunctions() throws(StoreError) {

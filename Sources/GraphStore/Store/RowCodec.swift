@@ -72,6 +72,30 @@ public enum RowCodec {
         }
     }
 
+    /// Decodes a column of the current row straight from the statement (the row path:
+    /// no intermediate ``SQLiteValue`` for the common storage classes).
+    static func decode(_ statement: Statement, column: Int, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
+        switch (type, statement.storageClass(column)) {
+        case (_, .null): return nil
+        case (.string, .text): return .string(statement.string(column) ?? "")
+        case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return .integer(statement.int64(column))
+        case (.double, .real), (.float, .real): return .double(statement.double(column))
+        case (.date, .real): return .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
+        case (.boolean, .integer): return .bool(statement.int64(column) != 0)
+        default: return try decode(statement.value(column), as: type)
+        }
+    }
+
+    /// Binds an attribute value to a statement parameter the way ``encode(_:as:)`` stores it.
+    static func bind(_ value: AttributeValue?, as type: AttributeType, to statement: Statement, at index: Int32) throws(SQLiteError) {
+        switch value {
+        case .string(let s)?: try statement.bind(text: s, at: index)
+        case .integer(let v)? where type.isInteger || type == .boolean: statement.bind(v, at: index)
+        case .double(let v)? where !type.isInteger: statement.bind(double: v, at: index)
+        default: try statement.bind(encode(value, as: type), at: index)
+        }
+    }
+
     private static func failure(_ value: SQLiteValue, _ type: AttributeType) -> DecodingFailure {
         let shown: String
         switch value {

@@ -67,46 +67,38 @@ struct RowReader {
         var row = StoredRow(
             primaryKey: pk, entityNumber: number, version: statement.int64(offset + 2), mapping: mapping,
             attributes: [], toOne: [], problems: [])
-        row.attributes.reserveCapacity(mapping.attributes.count)
+        row.attributes = Array(repeating: nil, count: mapping.attributeTypes.count)
+        row.toOne = Array(repeating: nil, count: mapping.relationships.count)
         var p = 0
-        for a in mapping.attributes {
-            guard let column = a.column else {
-                row.attributes.append(nil)
-                continue
-            }
-            let raw = statement.value(offset + 3 + positions[p])
+        for i in mapping.storedAttributeIndices {
+            let column = offset + 3 + positions[p]
             p += 1
             do {
-                row.attributes.append(try RowCodec.decode(raw, as: a.attribute.type))
+                row.attributes[i] = try RowCodec.decode(statement, column: column, as: mapping.attributeTypes[i])
             } catch {
-                row.attributes.append(nil)
                 row.problems.append(.malformedValue(
-                    entity: mapping.name, primaryKey: pk, key: a.attribute.name, column: column,
-                    found: error.found, expected: error.expected))
+                    entity: mapping.name, primaryKey: pk, key: mapping.attributes[i].attribute.name,
+                    column: mapping.attributes[i].column ?? "", found: error.found, expected: error.expected))
             }
         }
-        for r in mapping.relationships {
-            guard case .foreignKey(_, let entityColumn, let orderColumn) = r.storage else {
-                row.toOne.append(nil)
-                continue
-            }
+        for toOne in mapping.toOneColumns {
             let keyIndex = offset + 3 + positions[p]
             p += 1
             var key: StoredRow.ForeignKey?
             if !statement.isNull(keyIndex) {
                 key = StoredRow.ForeignKey(primaryKey: statement.int64(keyIndex), entityNumber: nil, order: nil)
             }
-            if entityColumn != nil {
+            if toOne.hasEntityColumn {
                 let i = offset + 3 + positions[p]
                 p += 1
                 if !statement.isNull(i) { key?.entityNumber = Int(statement.int64(i)) }
             }
-            if orderColumn != nil {
+            if toOne.hasOrderColumn {
                 let i = offset + 3 + positions[p]
                 p += 1
                 if !statement.isNull(i) { key?.order = statement.int64(i) }
             }
-            row.toOne.append(key)
+            row.toOne[toOne.index] = key
         }
         return row
     }

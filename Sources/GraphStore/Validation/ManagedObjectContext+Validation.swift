@@ -4,7 +4,7 @@ extension ManagedObjectContext {
     func validateForSave() throws {
         for object in deleted.values {
             for (i, r) in object.mapping.relationships.enumerated() where r.relationship.deleteRule == .deny {
-                let count = r.relationship.isToMany ? (try object.loadedToMany(i).count) : (object.toOne[i] == nil ? 0 : 1)
+                let count = r.relationship.isToMany ? (try object.loadedToMany(i).count) : (object.toOne[i].isEmpty ? 0 : 1)
                 if count > 0 {
                     throw DeleteDeniedError(object: object.objectID, key: r.relationship.name, count: count)
                 }
