@@ -60,15 +60,25 @@ public struct QueryPlan: Sendable {
     /// The steps in SQLite's order.
     public var steps: [Step]
 
-    /// The plan as an indented tree, as the `sqlite3` shell prints it.
+    /// The plan as a tree, as the `sqlite3` shell prints it:
+    ///
+    ///     QUERY PLAN
+    ///     |--SEARCH t0 USING INDEX Z_Word_byText (ZTEXT>? AND ZTEXT<?)
+    ///     `--CORRELATED SCALAR SUBQUERY 1
+    ///        `--SCAN t1
     public var text: String {
-        var depth: [Int: Int] = [0: -1]
-        var lines: [String] = []
-        for step in steps {
-            let level = (depth[step.parent] ?? -1) + 1
-            depth[step.id] = level
-            lines.append(String(repeating: "  ", count: level) + step.detail)
+        var lines = ["QUERY PLAN"]
+        var children: [Int: [Step]] = [:]
+        for step in steps { children[step.parent, default: []].append(step) }
+        func draw(_ parent: Int, _ prefix: String) {
+            let list = children[parent] ?? []
+            for (i, step) in list.enumerated() {
+                let last = i == list.count - 1
+                lines.append(prefix + (last ? "`--" : "|--") + step.detail)
+                if step.id != parent { draw(step.id, prefix + (last ? "   " : "|  ")) }
+            }
         }
+        draw(0, "")
         return lines.joined(separator: "\n")
     }
 }

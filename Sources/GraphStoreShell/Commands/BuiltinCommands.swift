@@ -5,6 +5,10 @@ enum BuiltinCommands {
         EntitiesCommand.command,
         SchemaCommand.command,
         RowsCommand.command,
+        FetchCommand.command,
+        CountCommand.command,
+        ExplainCommand.command,
+        SQLEchoCommand.command,
         HelpCommand.command,
         QuitCommand.command,
     ]
