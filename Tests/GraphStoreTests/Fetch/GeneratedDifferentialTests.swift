@@ -13,7 +13,7 @@ struct GeneratedDifferentialTests {
         let reader = ManagedObjectContext(store: store)
         let people = try reader.fetch("Person")
         let employees = try reader.fetch("Employee")
-        var generator = PredicateGenerator(rng: FetchRandom(state: seed &* 7919))
+        var generator = PredicateGenerator(rng: SeededGenerator(state: seed &* 7919))
         var tally = Tally()
         for round in 0..<400 {
             generator.employees = round % 4 == 0

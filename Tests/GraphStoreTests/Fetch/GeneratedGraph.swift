@@ -2,19 +2,6 @@ import Foundation
 
 @testable import GraphStore
 
-/// A deterministic pseudo-random number generator (SplitMix64), so generated tests repeat.
-struct FetchRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random people (and employees) with addresses, children, toys, pets, items and labels,
 /// values drawn from small pools so that predicates hit often; nil everywhere it can be.
 enum GeneratedGraph {
@@ -25,13 +12,13 @@ enum GeneratedGraph {
     static let cities = ["Paris", "paris", "Berlin", "Görlitz", "GORLITZ", "Zürich", "", "Ab"]
     static let tags = ["red", "Red", "green", "blue", "ÉTÉ"]
 
-    static func pick<T>(_ pool: [T], _ rng: inout FetchRandom, nilChance: Double = 0.15) -> T? {
+    static func pick<T>(_ pool: [T], _ rng: inout SeededGenerator, nilChance: Double = 0.15) -> T? {
         Double.random(in: 0..<1, using: &rng) < nilChance ? nil : pool.randomElement(using: &rng)
     }
 
     /// Fills a people store and saves it.
     static func populate(_ context: ManagedObjectContext, people: Int, seed: UInt64) throws {
-        var rng = FetchRandom(state: seed)
+        var rng = SeededGenerator(state: seed)
         let labels = try tags.map { title -> ManagedObject in
             let tag = try context.insert("Tag")
             try tag.setValue(.string(title), forKey: "title")
@@ -61,7 +48,7 @@ enum GeneratedGraph {
         try context.save()
     }
 
-    private static func addAddress(to person: ManagedObject, _ context: ManagedObjectContext, _ rng: inout FetchRandom) throws {
+    private static func addAddress(to person: ManagedObject, _ context: ManagedObjectContext, _ rng: inout SeededGenerator) throws {
         let address = try context.insert("Address")
         try address.setValue(pick(cities, &rng).map(AttributeValue.string), forKey: "city")
         if Bool.random(using: &rng) {
@@ -72,7 +59,7 @@ enum GeneratedGraph {
         try person.setObject(address, forKey: "address")
     }
 
-    private static func addChild(to person: ManagedObject, _ context: ManagedObjectContext, _ rng: inout FetchRandom) throws {
+    private static func addChild(to person: ManagedObject, _ context: ManagedObjectContext, _ rng: inout SeededGenerator) throws {
         let child = try context.insert("Child")
         try child.setValue(pick(names, &rng).map(AttributeValue.string), forKey: "name")
         try child.setValue(pick(Array(0...18), &rng).map { .integer(Int64($0)) }, forKey: "age")

@@ -2,7 +2,7 @@ import Foundation
 
 /// Random predicates over the people model, as format strings (so the parser is in the loop).
 struct PredicateGenerator {
-    var rng: FetchRandom
+    var rng: SeededGenerator
     /// Whether Employee's own keys may appear (fetches of Employee).
     var employees = false
 
