@@ -221,17 +221,23 @@ public final class ManagedObjectContext {
                 object.toOne[i] = ToOneSlot()
                 continue
             }
-            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping.relationships[i], key: key), order: key.order)
+            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping, relationship: i, key: key), order: key.order)
         }
         object.hasData = true
     }
 
-    private func destinationID(of relationship: RelationshipMapping, key: StoredRow.ForeignKey) throws -> ObjectID {
-        let declared = try store.mapping(for: relationship.relationship.destination)
+    // This runs for every to-one of every row a fetch reads: it looks the destination up by
+    // number and reads the relationship in place, rather than copying its mapping and
+    // hashing the destination's name.
+    private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
+        let numbers = mapping.relationships[index].destinationNumbers
+        guard let declared = numbers.first.flatMap({ store.mapping(number: $0) }) else {
+            throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
+        }
         var concrete = declared
         if let number = key.entityNumber, let mapping = store.mapping(number: number) {
             concrete = mapping
-        } else if declared.numbersWithDescendants.count > 1,
+        } else if numbers.count > 1,
             let number = try store.entityNumber(inTable: declared.table, primaryKey: key.primaryKey),
             let mapping = store.mapping(number: number)
         {

@@ -29,6 +29,13 @@ enum PredicateSQLFunction: String, CaseIterable, Sendable {
     /// How many arguments the function takes.
     var argumentCount: Int32 { self == .fold ? 2 : 3 }
 
+    /// Runs the function on SQLite's arguments, read in place: ASCII operands are answered
+    /// from their bytes (see `PredicateSQLFunction+ASCII.swift`), anything else as Swift strings.
+    func call(_ arguments: SQLFunctionArguments) throws -> SQLiteValue {
+        if let answer = asciiAnswer(arguments) { return answer }
+        return try call((0..<arguments.count).map { arguments.value($0) })
+    }
+
     /// Runs the function on SQLite's arguments.
     func call(_ arguments: [SQLiteValue]) throws -> SQLiteValue {
         let options = ComparisonOptions(rawValue: UInt(clamping: arguments.last?.integerValue ?? 0))

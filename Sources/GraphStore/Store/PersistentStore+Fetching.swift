@@ -5,7 +5,7 @@ extension PersistentStore {
     func registerPredicateFunctionsIfNeeded() throws {
         guard !fetchSupport.functionsRegistered else { return }
         for function in PredicateSQLFunction.allCases {
-            try connection.registerFunction(function.name, argumentCount: function.argumentCount) { arguments in
+            try connection.registerInPlaceFunction(function.name, argumentCount: function.argumentCount) { arguments in
                 try function.call(arguments)
             }
         }
