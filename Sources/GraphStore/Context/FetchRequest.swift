@@ -7,7 +7,26 @@
 ///
 /// The predicate is compiled to SQL; a part SQL cannot express exactly is evaluated in
 /// memory on the rows SQL returns (see ``PersistentStore/sql(for:resultType:)``'s
-/// `inMemoryPredicate`), so the answer is always the in-memory evaluator's.
+/// `inMemoryPredicate`), so the answer is the in-memory evaluator's. What that means:
+///
+/// - **nil**: comparisons follow `evaluate(with:)`, not SQL's NULL logic. In particular
+///   `name != "Bob"` matches objects whose name is nil (it compiles to `IS NOT`). Core
+///   Data's SQLite store differs here (its `<>` drops NULL rows); write
+///   `name != "Bob" AND name != nil` for its answer.
+/// - **Typing**: a number never equals a string (`age == "30"` is false), as `isEqual:` says;
+///   SQLite's column affinity does not leak in.
+/// - **Strings**: `[c]`, `[d]`, LIKE, MATCHES, BEGINSWITH, ENDSWITH and CONTAINS run the
+///   evaluator's own code as SQL functions. Plain `==` and `<` compare stored text by code
+///   point, which is the evaluator's answer for text in Unicode NFC (what keyboards and
+///   Foundation produce); text stored decomposed (NFD) compares as written, as in Core Data.
+/// - **Order of evaluation**: the in-memory part only sees rows the SQL part let through,
+///   so where evaluating the whole predicate object by object would raise on some other
+///   object (`age + 1 > 30` with a nil age), the fetch may answer instead.
+/// - **Unsaved changes** (``includesPendingChanges``): inserted objects that match are
+///   included, deleted ones left out, and changed ones judged by their current values, not
+///   their stored rows; with sort keys they are merged in where their current values sort.
+///   A change to a related object (a renamed category) does not make its books count as
+///   changed: their stored rows decide until it is saved, as in Core Data.
 ///
 /// ```swift
 /// var request = try FetchRequest(entityName: "Book", format: "price < %@ AND category.name == %@", 20, "Fiction")
