@@ -141,16 +141,30 @@ enum FetchBenchmark {
         return ChildRun(wall: wall, cpu: cpu, peakMB: peak, checksum: checksum)
     }
 
-    /// The child's work: one pass, then `wall cpu peakMB checksum` on stdout.
+    /// The child's work: one pass, then `wall cpu peakMB checksum` on stdout. The `prefix-`
+    /// sides run the BEGINSWITH fetch 200 times (for profiling it on its own).
     static func childMain(side: String, path: String) throws {
         let clock = ContinuousClock()
         let cpuStart = cpuSeconds()
         var checksum = 0
         let elapsed = try clock.measure {
-            checksum = side == "raw" ? try rawAll(path) : try oursAll(path)
+            switch side {
+            case "raw": checksum = try rawAll(path)
+            case "prefix-raw": checksum = try rawPrefix(path, repetitions: 200)
+            case "prefix-ours": checksum = try oursPrefix(path, repetitions: 200)
+            default: checksum = try oursAll(path)
+            }
         }
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("\(wall) \(cpuSeconds() - cpuStart) \(peakResidentMB()) \(checksum)")
+    }
+
+    static func oursPrefix(_ path: String, repetitions: Int) throws -> Int {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        let request = FetchRequest(entityName: "Word", predicate: try ObjectPredicate(format: predicateFormat))
+        var found = 0
+        for _ in 0..<repetitions { found = try ManagedObjectContext(store: store).fetch(request).count }
+        return found
     }
 
     static func oursAll(_ path: String) throws -> Int {
