@@ -153,6 +153,10 @@ extension PredicateSQLCompiler {
             members.append(member)
         }
         if members.isEmpty { return .truth(false) }
+        // SQLite takes at most 32,766 parameters per statement; a larger list is matched in memory.
+        guard members.count <= PredicateSQLCompiler.largestINList else {
+            throw SQLUnsupported("IN with \(members.count) values (more than \(PredicateSQLCompiler.largestINList)) is evaluated in memory")
+        }
         if value.kind == .string, !PredicateSQLCompiler.folding(options).isEmpty {
             return .or(members.map { equality(value, $0, options: options) })
         }
@@ -172,6 +176,9 @@ extension PredicateSQLCompiler {
         ])
         return SQLCondition(fragment: bounds.fragment, nullable: value.nullable)
     }
+
+    /// The longest IN list bound as parameters.
+    static let largestINList = 10_000
 
     /// The options as the registered functions take them.
     func optionsParameter(_ options: ComparisonOptions) -> SQLFragment {

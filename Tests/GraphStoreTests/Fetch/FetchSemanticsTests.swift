@@ -100,3 +100,17 @@ struct FetchSemanticsTests {
         #expect(try names("children[SIZE] == 2") == ["Alice"])
     }
 }
+
+@Suite("Large IN lists")
+struct LargeINListTests {
+    @Test("an IN list longer than SQLite's parameter limit is matched in memory")
+    func hugeList() throws {
+        let (store, context) = try FetchFixtures.sampleStore()
+        let ages = (0..<20_000).map { Int64($0 * 5) }
+        let request = try FetchRequest(entityName: "Person", format: "age IN %@", ages)
+        #expect(try store.sql(for: request).inMemoryPredicate != nil)
+        #expect(try FetchFixtures.names(context.fetch(request)).sorted() == ["Alice", "bob", "Éve"])
+        let small = try FetchRequest(entityName: "Person", format: "age IN %@", Array(ages.prefix(9)))
+        #expect(try store.sql(for: small).inMemoryPredicate == nil)
+    }
+}
