@@ -12,9 +12,10 @@ extension ManagedObjectContext {
             object.willSave()
         }
         try validatePendingChanges()
-        try markReorderedMembers()
         let records = store.records
+        let updatedBefore = updated.count
         do {
+            try markReorderedMembers()
             try store.transaction {
                 try allocateKeys()
                 for object in inserted.values {
@@ -35,6 +36,9 @@ extension ManagedObjectContext {
         } catch {
             store.records = records
             for object in inserted.values { object.pendingKey = nil }
+            // Members marked only to rewrite their order position go back to unchanged.
+            for object in updated.values.dropFirst(updatedBefore) { object.snapshot = nil }
+            updated.removeLast(updated.count - updatedBefore)
             throw error
         }
         commit()
