@@ -18,17 +18,20 @@ extension ManagedObjectContext {
             try markReorderedMembers()
             try store.transaction {
                 try allocateKeys()
-                for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
+                // Deletes, then updates, then inserts: a unique value given up by a deleted
+                // or changed row is free again before a new row takes it (stores made with
+                // uniqueness constraints carry a UNIQUE index).
+                for object in deleted.values {
+                    try deleteJoinRows(object)
+                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
                 }
                 for object in updated.values {
                     try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
                         try bindRow(object, $0, $1)
                     }
                 }
-                for object in deleted.values {
-                    try deleteJoinRows(object)
-                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
+                for object in inserted.values {
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
                 }
                 for object in inserted.values { try writeJoinRows(object) }
                 for object in updated.values { try writeJoinRows(object) }
