@@ -20,8 +20,10 @@ struct StoredRowValues: KeyValueSource, @unchecked Sendable {
         guard let index = mapping.relationshipIndex(of: key) else { return .null }
         let relationship = mapping.relationships[index]
         if !relationship.relationship.isToMany {
-            guard let key = row.toOne[index], let destination = self.row(key.primaryKey, entityNumber: key.entityNumber, of: relationship) else {
-                return .null
+            guard let key = row.toOne[index] else { return .null }
+            guard let destination = self.row(key.primaryKey, entityNumber: key.entityNumber, of: relationship) else {
+                // A dangling key is not nil: the reference is there, its object is missing.
+                return .object(MissingRow(identity: "\(relationship.relationship.destination) p\(key.primaryKey)"))
             }
             return .object(StoredRowValues(row: destination, store: store))
         }
@@ -37,4 +39,11 @@ struct StoredRowValues: KeyValueSource, @unchecked Sendable {
         guard let number, let concrete = store.mapping(number: number) else { return nil }
         return try? store.row(of: concrete, primaryKey: key)
     }
+}
+
+/// The object a dangling reference names: it has an identity but no values.
+struct MissingRow: KeyValueSource {
+    let identity: String
+    var objectIdentity: AnyHashable? { AnyHashable(identity) }
+    func value(forKey key: String) -> PredicateValue { .null }
 }

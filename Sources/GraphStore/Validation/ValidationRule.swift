@@ -124,7 +124,8 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
             let target = related.first.map { "\($0)" } ?? value.map { "key \($0)" } ?? "an object"
             return "\(key ?? "a relationship") points at \(target), which does not exist"
         case .readable(let expected):
-            return "\(key ?? "a column") holds \(value.map(ValidationRule.quoted) ?? "a value"), which cannot be read as \(expected)"
+            // The value is the store's own rendering of what it found (`text "abc"`).
+            return "\(key ?? "a column") holds \(value?.description ?? "a value"), which cannot be read as \(expected)"
         case .custom(let reason):
             return key == nil ? reason : "\(subject) is not valid: \(reason)"
         }
