@@ -104,10 +104,24 @@ import Testing
         #expect(error.code.rawValue == 1580)
         #expect(error.value == .integer(1))
         #expect(error.description == "Book t1: authors holds 1 object, fewer than the minimum 2")
-        // An empty non-optional to-many lacks its minimum of one.
+        // A non-optional to-many enforces its minimum even when empty.
         let empty = try singleFailure { book, _ in try book.setObjects([], forKey: "chapters") }
         #expect(empty.code.rawValue == 1580)
         #expect(empty.description == "Book t1: chapters holds 0 objects, fewer than the minimum 1")
+    }
+
+    @Test func anEmptyNonOptionalToManyWithoutAMinimumIsValid() throws {
+        // As in stores Core Data wrote: non-optional means "not nil", and a to-many is a set.
+        let model = try ManagedObjectModel {
+            EntityDescription("Client") {
+                RelationshipDescription("trusted", to: "Client", inverse: "trustedBy", toMany: true).required()
+                RelationshipDescription("trustedBy", to: "Client", inverse: "trusted", toMany: true).required()
+            }
+        }
+        let (context, _) = try F.newContext(model)
+        _ = try context.insert("Client")
+        try context.save()
+        #expect(!context.hasChanges)
     }
 
     @Test func anEmptyOptionalToManyIgnoresItsMinimum() throws {

@@ -19,7 +19,7 @@ enum ValidationFixtures {
                 AttributeDescription("note", .string)
                 RelationshipDescription("publisher", to: "Publisher", inverse: "books").required()
                 RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true).count(2...3)
-                RelationshipDescription("chapters", to: "Chapter", inverse: "book", toMany: true, ordered: true).required()
+                RelationshipDescription("chapters", to: "Chapter", inverse: "book", toMany: true, ordered: true).required().minCount(1)
                 Unique("isbn")
             }
             EntityDescription("Publisher") {
