@@ -28,12 +28,18 @@ extension ManagedObjectContext {
             }
         }
         // Copies: validation code may touch other objects, which must not disturb the walk.
-        for object in inserted.values where object.isInserted { try collect(object.validateForInsert) }
-        for object in Array(updated.values) where !object.isDeleted { try collect(object.validateForUpdate) }
+        for object in inserted.values where object.isInserted && !skipsValidation(object) { try collect(object.validateForInsert) }
+        for object in Array(updated.values) where !object.isDeleted && !skipsValidation(object) { try collect(object.validateForUpdate) }
         for object in Array(deleted.values) { try collect(object.validateForDelete) }
         try MultipleValidationErrors.throwIfAny(errors)
         let conflicts = try uniquenessConflicts()
         if !conflicts.isEmpty { throw ConstraintConflictError(conflicts) }
+    }
+
+    /// Whether an object has nothing to check: no app code (a plain ``ManagedObject``) and
+    /// no rules for its entity. Saving many such objects then costs no call per object.
+    private func skipsValidation(_ object: ManagedObject) -> Bool {
+        type(of: object) == ManagedObject.self && validationPlan(for: object.mapping).checksNothingOnSave
     }
 
     /// The save pipeline's validation step.

@@ -2,8 +2,9 @@
 /// entity: the attributes and relationships that have rules, the Deny relationships, and
 /// the uniqueness constraints that apply (declared by the entity or inherited).
 ///
-/// Entities without rules (most of them) then cost a lookup per saved object and nothing more.
-struct ValidationPlan: Sendable {
+/// Entities without rules (most of them) then cost a lookup per saved object and nothing
+/// more. A class, so that handing a plan out per object retains one reference, not four arrays.
+final class ValidationPlan: Sendable {
     /// A uniqueness constraint as it applies to this entity.
     struct Constraint: Sendable, Hashable {
         /// The entity that declares it: uniqueness holds among that entity and its descendants.
@@ -22,6 +23,8 @@ struct ValidationPlan: Sendable {
     let denied: [Int]
     /// Uniqueness constraints over attributes.
     let constraints: [Constraint]
+    /// Whether inserting or updating objects of the entity checks nothing (delete rules aside).
+    let checksNothingOnSave: Bool
 
     /// The plan of a concrete entity; without the model only its own constraints are known.
     init(mapping: EntityMapping, model: ManagedObjectModel?) {
@@ -38,5 +41,6 @@ struct ValidationPlan: Sendable {
             }
         }
         self.constraints = constraints
+        checksNothingOnSave = attributes.isEmpty && relationships.isEmpty
     }
 }
