@@ -44,8 +44,9 @@ extension ManagedObject {
         }
         for i in plan.relationships {
             let count = try liveCount(ofRelationship: i)
-            if let rule = RelationshipRules.brokenRule(count: count, of: mapping.relationships[i].relationship) {
-                errors.append(ValidationError(objectID: objectID, key: mapping.relationships[i].relationship.name, value: .integer(Int64(count)), rule: rule))
+            let relationship = mapping.relationships[i].relationship
+            if let rule = RelationshipRules.brokenRule(count: count, of: relationship) {
+                errors.append(ValidationError(objectID: objectID, key: relationship.name, value: RelationshipRules.value(count: count, of: relationship), rule: rule))
             }
         }
         return errors

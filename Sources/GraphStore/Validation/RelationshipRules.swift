@@ -19,4 +19,9 @@ enum RelationshipRules {
         if r.maxCount > 0, count > r.maxCount { return .maximumCount(r.maxCount) }
         return nil
     }
+
+    /// The value a failure reports: a to-many's size; nothing for an empty to-one.
+    static func value(count: Int, of r: RelationshipDescription) -> AttributeValue? {
+        r.isToMany ? .integer(Int64(count)) : nil
+    }
 }

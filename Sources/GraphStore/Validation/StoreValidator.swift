@@ -100,7 +100,8 @@ public struct StoreValidator {
                     count = row.toOne[i] == nil ? 0 : 1
                 }
                 if let rule = RelationshipRules.brokenRule(count: count, of: relationship.relationship) {
-                    try report(ValidationError(objectID: id, key: relationship.relationship.name, value: .integer(Int64(count)), rule: rule))
+                    try report(ValidationError(
+                        objectID: id, key: relationship.relationship.name, value: RelationshipRules.value(count: count, of: relationship.relationship), rule: rule))
                 }
             }
             for finding in found[row.primaryKey] ?? [] {

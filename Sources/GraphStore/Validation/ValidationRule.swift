@@ -127,7 +127,10 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
             // The value is the store's own rendering of what it found (`text "abc"`).
             return "\(key ?? "a column") holds \(value?.description ?? "a value"), which cannot be read as \(expected)"
         case .custom(let reason):
-            return key == nil ? reason : "\(subject) is not valid: \(reason)"
+            // A rule about a value says the value is not valid; one about a property as a
+            // whole (a relationship, say) just names it.
+            guard let key else { return reason }
+            return value == nil ? "\(key): \(reason)" : "\(subject) is not valid: \(reason)"
         }
     }
 

@@ -19,8 +19,10 @@ enum ValidationRows {
         shell.emit(columns: columns) { sink in
             for error in errors { sink.row(cells(error)) }
         }
-        let code = errors.count == 1 ? errors[0].code.rawValue : (failure as? ConstraintConflictError)?.code.rawValue ?? 1560
-        let heading = "save failed (\(code)): \(errors.count) validation error\(errors.count == 1 ? "" : "s"); "
+        let conflict = failure is ConstraintConflictError
+        let code = errors.count == 1 ? errors[0].code.rawValue : conflict ? ValidationErrorCode.constraintConflict.rawValue : 1560
+        let kind = conflict ? "uniqueness conflict" : "validation error"
+        let heading = "save failed (\(code)): \(errors.count) \(kind)\(errors.count == 1 ? "" : "s"); "
             + "nothing was written and the changes are still pending (fix them and save, or rollback)"
         return ShellError(([heading] + errors.map { "  \($0)" }).joined(separator: "\n"), exitCode: ExitStatus.validationFailures)
     }
