@@ -12,7 +12,8 @@ import Testing
     struct Script: CustomTestStringConvertible, Sendable {
         var example: String
         var name: String
-        var programArguments: [String]
+        /// The example program's arguments; nil runs on a copy of the bundled store instead.
+        var programArguments: [String]?
         var model: String?
         var write = true
         var testDescription: String { "\(example)/\(name)" }
@@ -28,6 +29,7 @@ import Testing
 
     static let scripts: [Script] = [
         Script(example: "BookStore", name: "inspect", programArguments: [], model: nil, write: false),
+        Script(example: "BookStore", name: "bundled", programArguments: nil, model: "BookStore.xcdatamodeld", write: false),
         Script(example: "BookStore", name: "validation", programArguments: [], model: "BookStore.xcdatamodeld"),
         Script(example: "BookStore", name: "validation-fixed", programArguments: [], model: "BookStore.xcdatamodeld"),
         Script(example: "GroceryDude", name: "deny", programArguments: ["Deny"], model: "GroceryDude.xcdatamodeld/Deny.xcdatamodel"),
@@ -40,17 +42,15 @@ import Testing
         Script(example: "Users", name: "users-fixed", programArguments: [], model: "Users.xcdatamodeld"),
     ]
 
-    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("examples")
+    static let examples = GraphStoreBinary.packageRoot.appendingPathComponent("examples")
 
+    /// An example program, built beside `graphstore` (see ``GraphStoreBinary/path``).
     static func product(_ name: String) throws -> URL {
-        // The test runner sits next to the package's other build products.
-        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for candidate in [directory, directory.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        let url = URL(fileURLWithPath: GraphStoreBinary.path).deletingLastPathComponent().appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw Missing(description: "\(url.path) is not built; build the package (swift build --build-tests) first")
         }
-        throw Missing(description: "\(name) is not built next to \(directory.path); build the package (swift build --build-tests) first")
+        return url
     }
 
     struct Missing: Error, CustomStringConvertible { var description: String }
@@ -99,13 +99,19 @@ import Testing
     }
 
     @Test(arguments: scripts) func scriptMatchesItsGoldenOutput(_ script: Script) throws {
-        let product = Self.programs.first { $0.example == script.example }?.product ?? ""
-        let (store, _, made) = try Self.makeStore(script.example, product: product, arguments: script.programArguments)
-        try #require(made == 0)
+        let store: String
+        if let programArguments = script.programArguments {
+            let product = Self.programs.first { $0.example == script.example }?.product ?? ""
+            let (made, _, status) = try Self.makeStore(script.example, product: product, arguments: programArguments)
+            try #require(status == 0)
+            store = made
+        } else {
+            store = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        }
         var arguments = script.write ? ["--write"] : []
         if let model = script.model { arguments += ["--model", Self.examples.appendingPathComponent("\(script.example)/\(model)").path] }
         let folder = Self.examples.appendingPathComponent(script.example)
-        let (output, status) = try Self.run(try Self.product("graphstore"), arguments + [store], input: folder.appendingPathComponent("\(script.name).graphstore"))
+        let (output, status) = try Self.run(URL(fileURLWithPath: GraphStoreBinary.path), arguments + [store], input: folder.appendingPathComponent("\(script.name).graphstore"))
         try Self.check(output, status: status, against: folder.appendingPathComponent("expected/\(script.name).out"))
     }
 }

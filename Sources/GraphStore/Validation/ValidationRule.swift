@@ -124,8 +124,9 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
             let target = related.first.map { "\($0)" } ?? value.map { "key \($0)" } ?? "an object"
             return "\(key ?? "a relationship") points at \(target), which does not exist"
         case .readable(let expected):
-            // The value is the store's own rendering of what it found (`text "abc"`).
-            return "\(key ?? "a column") holds \(value?.description ?? "a value"), which cannot be read as \(expected)"
+            // The value is the store's own account of what it found (`text "abc"`, a
+            // reference to a missing external file).
+            return "\(key ?? "a column") cannot be read as \(expected): the store holds \(value?.description ?? "something else")"
         case .custom(let reason):
             // A rule about a value says the value is not valid; one about a property as a
             // whole (a relationship, say) just names it.

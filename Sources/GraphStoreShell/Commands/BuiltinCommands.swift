@@ -4,6 +4,8 @@ enum BuiltinCommands {
         OpenCommand.command,
         EntitiesCommand.command,
         SchemaCommand.command,
+        ModelCommand.command,
+        ShowCommand.command,
         RowsCommand.command,
         InsertCommand.command,
         SetCommand.command,

@@ -3,9 +3,12 @@
 // exercise of chapter 6: with a minimum price of 15, books priced 5…9 are refused, each
 // with a message that says why.
 //
-//     swift run bookstore-example examples/BookStore/BookStore.sqlite
-//     graphstore --write --model examples/BookStore/BookStore.xcdatamodeld examples/BookStore/BookStore.sqlite \
+//     swift run bookstore-example /tmp/BookStore.sqlite
+//     graphstore --write --model examples/BookStore/BookStore.xcdatamodeld /tmp/BookStore.sqlite \
 //         < examples/BookStore/validation.graphstore
+//
+// The bundled examples/BookStore/BookStore.sqlite is chapter 4's seed, made before the rule
+// (two books at 10): saving never checked them against it, `validate` does (bundled.graphstore).
 import Foundation
 import GraphStore
 
