@@ -7,6 +7,7 @@ let all: [String: () throws -> Void] = [
     "wordlist": WordList.run,
     "phases": Phases.run,
     "fetch": FetchBenchmark.run,
+    "validate": Validate.run,
 ]
 // One side of the fetch benchmark in a process of its own (for its peak memory).
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "fetch-child" {

@@ -41,6 +41,8 @@ public final class ManagedObjectContext {
         return templates
     }
     private var nextTemporaryID: Int64 = 1
+    /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
+    var validationPlans: [Int: ValidationPlan] = [:]
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
