@@ -40,7 +40,9 @@ public final class ManagedObjectContext {
         templatesByEntityNumber[mapping.number] = templates
         return templates
     }
-    private var nextTemporaryID: Int64 = 1
+    var nextTemporaryID: Int64 = 1
+    /// The undo manager, if one is set (see ``undoManager``).
+    var installedUndoManager: ContextUndoManager?
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
@@ -51,7 +53,12 @@ public final class ManagedObjectContext {
     /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
         case attribute(index: Int)
+        /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
+        /// `member` is about to join the to-many relationship at `index`.
+        case toManyInsertion(index: Int, member: ManagedObject)
+        /// `member` is about to leave the to-many relationship at `index`.
+        case toManyRemoval(index: Int, member: ManagedObject)
         case insert
         case delete
     }
@@ -105,8 +112,10 @@ public final class ManagedObjectContext {
         try record(object, .attribute(index: index))
     }
 
-    func willChange(_ object: ManagedObject, relationshipIndex index: Int) throws {
-        try record(object, .relationship(index: index))
+    /// `kind` says which member joins or leaves a to-many (the undo manager keeps only that
+    /// member, not a copy of the set); to-ones pass nil.
+    func willChange(_ object: ManagedObject, relationshipIndex index: Int, _ kind: ChangeKind? = nil) throws {
+        try record(object, kind ?? .relationship(index: index))
         if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationshipInfo[index].isToMany {
             object.snapshot?.toMany[index] = .some(object.toMany[index])
         }
@@ -140,8 +149,10 @@ public final class ManagedObjectContext {
         object.lifecycle = .inserted
         object.values = mapping.defaultValues
         for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
-        inserted.append(object)
+        // Observers run first, so that one refusing the insert (an undo manager with no open
+        // group) leaves nothing inserted.
         for observer in changeObservers { try observer(object, .insert) }
+        inserted.append(object)
         object.awakeFromInsert()
         return object
     }
@@ -305,6 +316,8 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects go, deleted ones come back, changed
     /// ones get their saved values again.
     public func rollback() {
+        // As in Core Data: what the undo stack describes no longer exists.
+        installedUndoManager?.removeAllActions()
         for object in inserted.values {
             object.managedObjectContext = nil
         }
@@ -327,6 +340,7 @@ public final class ManagedObjectContext {
     /// Relationships between the forgotten objects are cleared, which breaks the
     /// reference cycles a graph of objects forms.
     public func reset() {
+        installedUndoManager?.removeAllActions()
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
             object.managedObjectContext = nil
             object.releaseRelationships()
