@@ -6,6 +6,7 @@ import Foundation
 let all: [String: () throws -> Void] = [
     "wordlist": WordList.run,
     "phases": Phases.run,
+    "undo": UndoBenchmark.run,
 ]
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? all.keys.sorted() : Array(CommandLine.arguments.dropFirst())
 do {

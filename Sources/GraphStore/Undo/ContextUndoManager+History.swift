@@ -13,7 +13,7 @@ extension ContextUndoManager {
             UndoGroupSummary(number: $0.number, actionName: $0.actionName, changes: walk.undone($0.records))
         }
         var redoWalk = HistoryWalk()
-        let redoGroups = redoStack.reversed().map {
+        let redoGroups = (pendingNewGroup ? [] : redoStack).reversed().map {
             UndoGroupSummary(number: $0.number, actionName: $0.actionName, changes: redoWalk.redone($0.records))
         }
         return UndoHistory(openGroup: open, undoGroups: undoGroups, redoGroups: redoGroups)

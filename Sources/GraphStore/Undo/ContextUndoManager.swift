@@ -76,12 +76,21 @@ public final class ContextUndoManager {
     public var groupingLevel: Int { frames.count }
     /// Whether there is something to undo (a closed group, or changes in the open group).
     public var canUndo: Bool { !undoStack.isEmpty || (!openRecords.isEmpty && frames.count == 1) }
-    /// Whether there is something to redo.
-    public var canRedo: Bool { !redoStack.isEmpty }
+    /// Whether there is something to redo (not once new changes are registered: their
+    /// group will replace the redo stack when it closes).
+    public var canRedo: Bool { !redoStack.isEmpty && !pendingNewGroup }
     /// The number of groups on the undo stack (not counting the open one).
     public var undoGroupCount: Int { undoStack.count }
     /// The number of groups on the redo stack.
-    public var redoGroupCount: Int { redoStack.count }
+    public var redoGroupCount: Int { pendingNewGroup ? 0 : redoStack.count }
+    /// The number of the group ``undo()`` would take back (nil for none, 0 for the open group).
+    public var undoGroupNumber: Int? { !openRecords.isEmpty && frames.count == 1 ? 0 : undoStack.last?.number }
+    /// The number of the group ``redo()`` would apply.
+    public var redoGroupNumber: Int? { pendingNewGroup ? nil : redoStack.last?.number }
+
+    /// Whether registered changes (not an undo or redo in progress) are waiting for their
+    /// group to close, which will clear the redo stack.
+    var pendingNewGroup: Bool { !openRecords.isEmpty && !isUndoing && !isRedoing }
     /// The number of changes registered in the open group.
     public var openChangeCount: Int { openRecords.count }
 
@@ -92,7 +101,7 @@ public final class ContextUndoManager {
     }
 
     /// The name of the group ``redo()`` would apply ("" if unnamed), or nil.
-    public var redoActionName: String? { redoStack.last?.actionName }
+    public var redoActionName: String? { pendingNewGroup ? nil : redoStack.last?.actionName }
 
     /// Names the open group, or the last closed one when no group is open.
     public func setActionName(_ name: String) {
@@ -160,12 +169,6 @@ public final class ContextUndoManager {
             guard groupsByEvent else { throw .noOpenGroup }
             frames.append(Frame(start: 0, automatic: true))
         }
-        // A new change makes the undone ones unreachable, as in Core Data.
-        if !redoStack.isEmpty, !isUndoing, !isRedoing {
-            let dropped = redoStack
-            redoStack = []
-            releaseDetachedObjects(in: dropped, keeping: undoStack + [openGroup])
-        }
         openRecords.append(record)
     }
 
@@ -198,6 +201,15 @@ public final class ContextUndoManager {
         openRecords = []
         openActionName = ""
         guard !records.isEmpty else { return }
+        // A new group makes the undone ones unreachable, as in Core Data. Clearing here
+        // rather than at the first change means that an open group taken back with
+        // `revertOpenGroup()` (a failed command, a dry run) leaves the redo stack alone;
+        // until then the redo stack reads as empty (see `pendingNewGroup`).
+        if !redoStack.isEmpty {
+            let dropped = redoStack
+            redoStack = []
+            releaseDetachedObjects(in: dropped, keeping: undoStack + [UndoGroup(number: 0, actionName: "", records: records)])
+        }
         lastGroupNumber += 1
         undoStack.append(UndoGroup(number: lastGroupNumber, actionName: name, records: records))
         trimStacks()

@@ -161,4 +161,27 @@ import Testing
         #expect(undo.history.undoGroups.map(\.number) == [2, 1])
         #expect(undo.lastGroupNumber == 3)
     }
+
+    @Test func aRevertedGroupLeavesTheRedoStackAlone() throws {
+        let (context, undo, _) = try UndoFixtures.bookStore()
+        try context.insert("Book").set("title", "A")
+        undo.endEvent()
+        try undo.undo()
+        #expect(undo.redoGroupNumber == 1)
+        // A change hides the redo stack; taking it back shows it again.
+        try context.insert("Book").set("title", "failed")
+        #expect(!undo.canRedo)
+        #expect(undo.redoActionName == nil)
+        #expect(undo.undoGroupNumber == 0)
+        try undo.revertOpenGroup()
+        #expect(undo.canRedo)
+        try undo.redo()
+        #expect(try UndoFixtures.titles(context) == ["A"])
+        // A change that becomes a group clears it for good.
+        try undo.undo()
+        try context.insert("Book")
+        undo.endEvent()
+        #expect(!undo.canRedo)
+        #expect(undo.redoGroupNumber == nil)
+    }
 }
