@@ -2,9 +2,10 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 EXAMPLE_STORE ?= examples/BookStore/BookStore.sqlite
+EXAMPLE_MODEL ?= examples/BookStore/BookStore.xcdatamodeld
 VECTORS ?= ../shared/corpus/predicates/vectors.jsonl
 
-.PHONY: all build run test install deps vectors clean
+.PHONY: all build run test install deps vectors clean bench
 
 all: build
 
@@ -28,7 +29,7 @@ build: deps
 
 ## run: open the bundled example store in the REPL.
 run: build
-	$(SWIFT) run -q graphstore $(EXAMPLE_STORE)
+	$(SWIFT) run -q graphstore --model $(EXAMPLE_MODEL) $(EXAMPLE_STORE)
 
 ## test: the whole test suite.
 test: deps
@@ -47,3 +48,7 @@ install: deps
 
 clean:
 	rm -rf .build
+
+## bench: the benchmarks, GraphStore side by side with raw SQLite (release build).
+bench: deps
+	cd Benchmarks && $(SWIFT) build -c release && ./.build/release/graphstore-benchmarks

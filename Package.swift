@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["GraphStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["graphstore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -57,4 +57,15 @@ struct GraphStoreTool: ParsableCommand {
     }
 }
 
-GraphStoreTool.main()
+// Usage errors exit with 2 (as documented), not swift-argument-parser's 64.
+do {
+    var tool = try GraphStoreTool.parseAsRoot()
+    try tool.run()
+} catch {
+    let code = GraphStoreTool.exitCode(for: error)
+    if code == .validationFailure {
+        FileHandle.standardError.write(Data((GraphStoreTool.fullMessage(for: error) + "\n").utf8))
+        exit(ExitStatus.usage)
+    }
+    GraphStoreTool.exit(withError: error)
+}

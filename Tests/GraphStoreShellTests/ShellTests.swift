@@ -1,2 +1,80 @@
+import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreShell
+
+/// Drives the shell with its output captured.
+final class CapturedShell {
+    let shell: Shell
+
+    init(store: String? = nil, model: String? = nil, write: Bool = false) throws {
+        let box = OutputBox()
+        shell = Shell(writeEnabled: write, output: { box.out += $0 }, diagnostics: { box.err += $0 })
+        self.box = box
+        if let store { try shell.open(path: store, modelPath: model) }
+    }
+
+    private let box: OutputBox
+
+    /// Runs one line and returns what it printed.
+    func run(_ line: String) throws -> String {
+        box.out = ""
+        try shell.execute(line)
+        return box.out
+    }
+
+    final class OutputBox {
+        var out = ""
+        var err = ""
+    }
+}
+
+enum ShellFixtures {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var exampleStore: String { root.appendingPathComponent("examples/BookStore/BookStore.sqlite").path }
+    static var exampleModel: String { root.appendingPathComponent("examples/BookStore/BookStore.xcdatamodeld").path }
+}
+
+@Suite struct InspectionCommandTests {
+    @Test func modelSaysWhereTheModelCameFrom() throws {
+        let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
+        shell.shell.settings.mode = .csv
+        let text = try shell.run(".model")
+        #expect(text.contains("model from,model file \(ShellFixtures.exampleModel)\n"))
+        #expect(text.contains("entities,3\n"))
+        let inferred = try CapturedShell(store: ShellFixtures.exampleStore)
+        inferred.shell.settings.mode = .csv
+        let notes = try inferred.run(".model")
+        #expect(notes.contains("model from,inferred from the store's schema\n"))
+        #expect(notes.contains("inferred,property names are guessed"))
+    }
+
+    @Test func showPrintsOneObjectAndFollowsRelationships() throws {
+        let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
+        shell.shell.settings.mode = .csv
+        let book = try shell.run("show Book/1")
+        #expect(book.contains("title,String,The first book\n"))
+        #expect(book.contains("category,to-one,BookCategory/1\n"))
+        #expect(book.contains("pages,to-many,0\n"))
+        let category = try shell.run("show Book/1.category")
+        #expect(category.contains("name,String,Fiction\n"))
+        #expect(category.contains("books,to-many,\"2: Book/1, Book/2\"\n"))
+        let books = try shell.run("show BookCategory/1.books")
+        #expect(books == "object,price,title\nBook/1,10,The first book\nBook/2,15,The second book\n")
+        let uri = try #require(book.split(separator: "\n").first { $0.hasPrefix("objectID,") }).split(separator: ",")[2]
+        #expect(try shell.run("show \(uri).title") == "object,title\nBook/1,The first book\n")
+    }
+
+    @Test func showExplainsWhatIsWrong() throws {
+        let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
+        #expect(throws: ShellError.self) { try shell.run("show Book/99") }
+        #expect(throws: ShellError.self) { try shell.run("show Book/x") }
+        #expect(throws: ShellError.self) { try shell.run("show Book/1.nope") }
+        #expect(throws: ShellError.self) { try shell.run("show Nope/1") }
+        do {
+            _ = try shell.run("show BookCategory/1.books.category")
+        } catch let error as ShellError {
+            #expect(error.message == "cannot follow category: books is a to-many relationship")
+        }
+    }
+}

@@ -77,7 +77,11 @@ extension ManagedObjectContext {
         let mapping = object.mapping
         var parameter = first
         for i in mapping.storedAttributeIndices {
-            try RowCodec.bind(object.values[i], as: mapping.attributeTypes[i], to: statement, at: parameter)
+            if mapping.externalStorage[i], case .data(let bytes)? = object.values[i] {
+                try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)
+            } else {
+                try RowCodec.bind(object.values[i], as: mapping.attributeTypes[i], to: statement, at: parameter)
+            }
             parameter += 1
         }
         for toOne in mapping.toOneColumns {

@@ -17,13 +17,24 @@ struct KeyedArchive {
 
     /// Parses a binary (or XML) property list holding a keyed archive.
     init(propertyList data: Data) throws(KeyedArchiveError) {
-        let decoded: Any
-        do {
-            decoded = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw .notAPropertyList(ModelIOText.shortError(error))
+        let value: ArchiveValue
+        if BinaryPropertyList.isBinary(data) {
+            // Our own reader: Foundation's can crash on damaged binary property lists.
+            do {
+                value = try BinaryPropertyList.parse(data)
+            } catch {
+                throw .notAPropertyList(error.reason)
+            }
+        } else {
+            let decoded: Any
+            do {
+                decoded = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            } catch {
+                throw .notAPropertyList(ModelIOText.shortError(error))
+            }
+            value = try ArchiveValue(propertyList: decoded)
         }
-        guard case .dictionary(let plist) = try ArchiveValue(propertyList: decoded) else {
+        guard case .dictionary(let plist) = value else {
             throw .notAnArchive("the top level is not a dictionary")
         }
         if case .string(let archiver)? = plist["$archiver"], archiver != "NSKeyedArchiver" {

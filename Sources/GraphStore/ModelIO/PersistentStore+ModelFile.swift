@@ -30,3 +30,15 @@ extension PersistentStore {
         try ModelCacheReader.read(connection: connection, schema: schema).get().withVersionHashes(metadata.versionHashes)
     }
 }
+
+extension PersistentStore {
+    /// The model inferred from the store's schema alone (what a store with neither a model
+    /// file nor a usable `Z_MODELCACHE` opens with), and the notes on what was guessed.
+    ///
+    /// ```swift
+    /// let (model, notes) = try store.inferredModel()
+    /// ```
+    public func inferredModel() throws(ModelError) -> (ManagedObjectModel, [String]) {
+        try SchemaInference(connection: connection, schema: schema, records: records).infer()
+    }
+}

@@ -52,6 +52,9 @@ struct SchemaInference {
                     toOnes.append((record.name, name, destination, columnNames.contains("Z_FOK_" + bare)))
                     entities[record.name]?.relationships.append(RelationshipDescription(name, to: destination))
                 } else {
+                    if isKey {
+                        notes.append("\(record.name).\(propertyName(bare, entityByUpper: entityByUpper)): column \(column.name) is indexed like a to-one key, but its destination entity cannot be told from the schema; shown as a number")
+                    }
                     let type = attributeType(declared: column.declaredType)
                     entities[record.name]?.attributes.append(AttributeDescription(propertyName(bare, entityByUpper: entityByUpper), type))
                 }

@@ -128,6 +128,7 @@ public final class EntityMapping: Sendable {
                 isOrdered: $0.relationship.isOrdered, destinationNumbers: $0.destinationNumbers)
         }
         self.attributeNames = attributes.map(\.attribute.name)
+        self.externalStorage = attributes.map { $0.attribute.allowsExternalBinaryDataStorage && $0.attribute.type == .binaryData }
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
         self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
@@ -151,6 +152,8 @@ public final class EntityMapping: Sendable {
     let relationshipInfo: [RelationshipInfo]
     /// Attribute names, by attribute index.
     let attributeNames: [String]
+    /// Whether each attribute's column holds Core Data's external-storage tagged blobs.
+    let externalStorage: [Bool]
 
     /// The parts of a relationship that inverse maintenance needs.
     struct RelationshipInfo: Sendable {

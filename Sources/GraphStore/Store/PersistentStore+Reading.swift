@@ -2,7 +2,7 @@
 extension PersistentStore {
     /// Reads one object's row, or nil when no row has that key and entity.
     public func row(of mapping: EntityMapping, primaryKey: Int64) throws(StoreError) -> StoredRow? {
-        let reader = RowReader(family: [mapping])
+        let reader = RowReader(family: [mapping], externalData: ExternalBinaryData(storePath: path))
         let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0 WHERE t0.Z_PK = ?"
         do {
             let statement = try connection.cachedStatement(sql)
@@ -22,7 +22,7 @@ extension PersistentStore {
         _ body: (StoredRow) throws -> Void
     ) throws {
         let family = exactEntity ? [mapping] : self.family(of: mapping)
-        let reader = RowReader(family: family)
+        let reader = RowReader(family: family, externalData: ExternalBinaryData(storePath: path))
         var sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0"
         var arguments: [SQLiteValue] = []
         if exactEntity || !mapping.ownsWholeTable {

@@ -62,16 +62,19 @@ public struct StoreMetadata: @unchecked Sendable {
             properties = [:]
             return
         }
+        // Read with GraphStore's own checked reader: Foundation's can crash on damaged bytes.
+        guard BinaryPropertyList.isBinary(plist) else {
+            throw .malformedStore(path: path, reason: "Z_METADATA.Z_PLIST is not a binary property list")
+        }
         do {
-            let decoded = try PropertyListSerialization.propertyList(from: plist, options: [], format: nil)
-            guard let dictionary = decoded as? [String: Any] else {
+            guard case .dictionary(let fields) = try BinaryPropertyList.parse(plist) else {
                 throw StoreError.malformedStore(path: path, reason: "Z_METADATA.Z_PLIST is not a dictionary")
             }
-            properties = dictionary
+            properties = fields.mapValues(\.foundationValue)
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .malformedStore(path: path, reason: "Z_METADATA.Z_PLIST is not a property list: \(error)")
+            throw .malformedStore(path: path, reason: "Z_METADATA.Z_PLIST is damaged (\(error))")
         }
     }
 

@@ -35,7 +35,11 @@ struct RowReader {
     private let positions: [Int: [Int]]
     private let mappings: [Int: EntityMapping]
 
-    init(family: [EntityMapping]) {
+    /// Where external binary values live (`.<store name>_SUPPORT/_EXTERNAL_DATA`), if known.
+    var externalData: ExternalBinaryData?
+
+    init(family: [EntityMapping], externalData: ExternalBinaryData? = nil) {
+        self.externalData = externalData
         var columns: [String] = []
         var index: [String: Int] = [:]
         var positions: [Int: [Int]] = [:]
@@ -74,7 +78,11 @@ struct RowReader {
             let column = offset + 3 + positions[p]
             p += 1
             do {
-                row.attributes[i] = try RowCodec.decode(statement, column: column, as: mapping.attributeTypes[i])
+                if mapping.externalStorage[i], case .blob(let tagged) = statement.value(column) {
+                    row.attributes[i] = try ExternalBinaryData.decode(tagged, in: externalData)
+                } else {
+                    row.attributes[i] = try RowCodec.decode(statement, column: column, as: mapping.attributeTypes[i])
+                }
             } catch {
                 row.problems.append(.malformedValue(
                     entity: mapping.name, primaryKey: pk, key: mapping.attributes[i].attribute.name,

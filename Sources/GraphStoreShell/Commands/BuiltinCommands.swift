@@ -6,6 +6,8 @@ enum BuiltinCommands {
         OpenCommand.command,
         EntitiesCommand.command,
         SchemaCommand.command,
+        ModelCommand.command,
+        ShowCommand.command,
         RowsCommand.command,
         HelpCommand.command,
         QuitCommand.command,

@@ -1,0 +1,28 @@
+import GraphStore
+
+/// `.model`: where the model came from, its version identifiers, entity count, and
+/// anything inferred or odd about the store.
+enum ModelCommand {
+    static let command = ShellCommand(
+        ".model", usage: ".model", summary: "show where the model came from, its versions, entity count, and what was inferred",
+        example: ".model"
+    ) { shell, words, _ in
+        guard words.isEmpty else { throw ShellError("usage: .model") }
+        let store = try shell.requireStore()
+        shell.emit(columns: ["item", "value"]) { sink in
+            func row(_ item: String, _ value: String) { sink.row([.text(item), .text(value)]) }
+            row("store", store.path)
+            row("store UUID", store.uuid)
+            row("model from", store.modelOrigin.description)
+            row("entities", String(store.model.entities.count))
+            row("version identifiers", store.model.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))
+            row("store version identifiers", store.metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))
+            if let version = store.metadata.frameworkVersion { row("written by Core Data framework", String(version)) }
+            row("read-only", store.isReadOnly ? "yes" : "no")
+            if case .inferred(let notes) = store.modelOrigin {
+                for note in notes { row("inferred", note) }
+            }
+            for anomaly in store.anomalies { row("anomaly", anomaly) }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the built `graphstore` executable and captures what it prints.
+enum GraphStoreBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root (this file is Tests/EndToEndTests/Support/GraphStoreBinary.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable: `GRAPHSTORE_BINARY`, or the debug build beside the tests.
+    static var path: String {
+        if let override = ProcessInfo.processInfo.environment["GRAPHSTORE_BINARY"] { return override }
+        return packageRoot.appendingPathComponent(".build/debug/graphstore").path
+    }
+
+    /// The bundled example store.
+    static var exampleStore: String { packageRoot.appendingPathComponent("examples/BookStore/BookStore.sqlite").path }
+
+    /// Runs `graphstore` with arguments and optional standard input.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["HOME"] = FileManager.default.temporaryDirectory.path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A copy of a file in a fresh temporary directory.
+    static func copy(_ path: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let target = directory.appendingPathComponent((path as NSString).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: path, toPath: target)
+        return target
+    }
+}

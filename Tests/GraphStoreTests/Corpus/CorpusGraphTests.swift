@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import GraphStore
+
+/// Every corpus store, opened with every model source that applies (its Z_MODELCACHE,
+/// inference from its schema, each paired Xcode model): the objects fetched through a
+/// context match the rows in SQL, every relationship resolves or is reported as dangling,
+/// and no byte changes on disk.
+@Suite struct CorpusGraphTests {
+    struct Source {
+        var name: String
+        var open: () throws -> PersistentStore
+    }
+
+    private func sources(for path: String, pairs: Set<String>) throws -> [Source] {
+        var result = [Source(name: "default", open: { try PersistentStore(path: path) })]
+        result.append(Source(name: "inferred") {
+            let probe = try PersistentStore(path: path)
+            let (model, notes) = try probe.inferredModel()
+            return try PersistentStore(path: path, model: model, origin: .inferred(notes: notes))
+        })
+        for model in pairs.sorted() {
+            result.append(Source(name: (model as NSString).lastPathComponent) { try PersistentStore(path: path, modelPath: model) })
+        }
+        return result
+    }
+
+    @Test func objectsMatchRowsInEveryStoreWithEveryModelSource() throws {
+        guard let corpus = try Fixtures.requireCorpus("objectsMatchRowsInEveryStoreWithEveryModelSource") else { return }
+        let pairs = ModelIOCorpus.pairs(in: corpus)
+        var summary: [String] = []
+        for path in ModelIOCorpus.stores(in: corpus) {
+            let name = ModelIOCorpus.relative(path, to: corpus)
+            let before = Fixtures.fingerprint(path)
+            for source in try sources(for: path, pairs: pairs[path] ?? []) {
+                let store: PersistentStore
+                do {
+                    store = try source.open()
+                } catch {
+                    Issue.record("\(name) with \(source.name) does not open: \(error)")
+                    continue
+                }
+                let report = try check(store, name: "\(name) [\(source.name)]")
+                summary.append("\(name) [\(source.name)]: \(report)")
+            }
+            #expect(Fixtures.fingerprint(path) == before, "\(name) changed on disk")
+        }
+        #expect(summary.count >= 60)
+        print(summary.joined(separator: "\n"))
+    }
+
+    /// Compares every entity's objects with its rows; returns a one-line report.
+    private func check(_ store: PersistentStore, name: String) throws -> String {
+        let raw = try Connection(path: StoreFile.hasLog(store.path) ? try StoreFile.privateCopy(of: store.path) : StoreFile.immutableURI(store.path), mode: .readOnly)
+        let context = ManagedObjectContext(store: store)
+        var objects = 0
+        var dangling = 0
+        var unreadable = 0
+        var links = 0
+        for mapping in store.allMappings {
+            let sqlKeys = try raw.rows("SELECT Z_PK FROM \(mapping.table) WHERE Z_ENT = ? ORDER BY Z_PK", [.integer(Int64(mapping.number))]).map { $0[0] }
+            let fetched: [ManagedObject]
+            do {
+                fetched = try context.fetch(mapping.name, exactEntity: true)
+            } catch let error as StoreError {
+                // Unreadable values are reported, not crashed on; count the rows row by row.
+                guard case .malformedValue = error else { throw error }
+                unreadable += 1
+                continue
+            }
+            #expect(fetched.map { SQLiteValue.integer($0.objectID.primaryKey ?? -1) } == sqlKeys, "\(name): \(mapping.name) keys differ")
+            objects += fetched.count
+            for object in fetched {
+                try compareValues(object, raw: raw, name: name)
+                for r in mapping.relationships {
+                    switch r.storage {
+                    case .foreignKey:
+                        guard let id = try object.objectID(forKey: r.relationship.name) else { continue }
+                        links += 1
+                        do {
+                            _ = try context.existingObject(entity: r.relationship.destination, primaryKey: id.primaryKey ?? -1)
+                        } catch {
+                            dangling += 1
+                        }
+                    case .inverseForeignKey, .joinTable:
+                        let members = try object.objectIDs(forKey: r.relationship.name)
+                        #expect(try members.count == Int(count(of: r, key: object.objectID.primaryKey ?? -1, raw: raw)), "\(name): \(mapping.name).\(r.relationship.name)")
+                        links += members.count
+                    case .notStored:
+                        continue
+                    }
+                }
+            }
+        }
+        return "\(objects) objects, \(links) links, \(dangling) dangling, \(unreadable) entities with unreadable values"
+    }
+
+    /// Every stored attribute decodes to the value of its column read independently.
+    private func compareValues(_ object: ManagedObject, raw: Connection, name: String) throws {
+        let mapping = object.mapping
+        let columns = mapping.attributes.compactMap(\.column)
+        guard !columns.isEmpty, let key = object.objectID.primaryKey else { return }
+        let row = try raw.rows("SELECT \(columns.joined(separator: ", ")) FROM \(mapping.table) WHERE Z_PK = ?", [.integer(key)])
+        guard let values = row.first else {
+            Issue.record("\(name): \(object.objectID) has no row")
+            return
+        }
+        var i = 0
+        for a in mapping.attributes where a.column != nil {
+            let expected = try? RowCodec.decode(values[i], as: a.attribute.type)
+            #expect(try object.value(forKey: a.attribute.name) == expected ?? nil, "\(name): \(object.objectID).\(a.attribute.name)")
+            i += 1
+        }
+    }
+
+    /// The number of destinations a to-many has in SQL.
+    private func count(of r: RelationshipMapping, key: Int64, raw: Connection) throws -> Int64 {
+        switch r.storage {
+        case .inverseForeignKey(let table, let column, _, _):
+            return try raw.scalar("SELECT COUNT(*) FROM \(table) WHERE \(column) = ?", [.integer(key)])?.integer ?? -1
+        case .joinTable(let join):
+            return try raw.scalar("SELECT COUNT(*) FROM \(join.table) WHERE \(join.sourceColumn) = ?", [.integer(key)])?.integer ?? -1
+        default:
+            return 0
+        }
+    }
+}
