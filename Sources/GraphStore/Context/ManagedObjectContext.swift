@@ -46,7 +46,10 @@ public final class ManagedObjectContext {
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
-    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    // Read on every change, written only when an undo manager is installed or removed
+    // (never during a change: the loops iterate their own copy). Once anything writes it,
+    // each read would otherwise pay a runtime exclusivity check on the insert path.
+    @exclusivity(unchecked) var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
@@ -55,10 +58,13 @@ public final class ManagedObjectContext {
         case attribute(index: Int)
         /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
+        // Members are unmanaged so that the enum stays trivial: with no observer, passing it
+        // costs no retain, release or outlined copy on the insert path. Observers run while
+        // the member is alive and retain it themselves if they keep it.
         /// `member` is about to join the to-many relationship at `index`.
-        case toManyInsertion(index: Int, member: ManagedObject)
+        case toManyInsertion(index: Int, member: Unmanaged<ManagedObject>)
         /// `member` is about to leave the to-many relationship at `index`.
-        case toManyRemoval(index: Int, member: ManagedObject)
+        case toManyRemoval(index: Int, member: Unmanaged<ManagedObject>)
         case insert
         case delete
     }
