@@ -19,6 +19,13 @@ public struct UndoHistory: Sendable, Hashable {
 }
 
 /// One undo group as ``UndoHistory`` lists it.
+///
+/// ```swift
+/// if let next = undo.history.undoGroups.first {
+///     print("#\(next.number) \(next.actionName)")       // #3 add Dune
+///     next.changes.forEach { print("  \($0)") }          //   insert Book t1 …
+/// }
+/// ```
 public struct UndoGroupSummary: Sendable, Hashable {
     /// The group's number (kept when it moves between the stacks); 0 for the open group.
     public var number: Int
