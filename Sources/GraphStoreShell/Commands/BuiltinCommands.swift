@@ -1,6 +1,8 @@
 /// Every command the shell starts with, in `.help` order.
 enum BuiltinCommands {
-    static let all: [ShellCommand] = [
+    // The stopgap editing commands come first: a command of the same name listed later
+    // replaces them (see StopgapEditCommands).
+    static let all: [ShellCommand] = StopgapEditCommands.all + [
         OpenCommand.command,
         EntitiesCommand.command,
         SchemaCommand.command,
@@ -21,5 +23,12 @@ enum BuiltinCommands {
         ValidateCommand.command,
         HelpCommand.command,
         QuitCommand.command,
+        UndoRedoCommands.undo,
+        UndoRedoCommands.redo,
+        UndoGroupCommands.begin,
+        UndoGroupCommands.end,
+        UndoListCommand.command,
+        JournalCommand.command,
+        ReplayCommand.command,
     ]
 }
