@@ -1,8 +1,6 @@
 /// Every command the shell starts with, in `.help` order.
 enum BuiltinCommands {
-    // The stopgap editing commands come first: a command of the same name listed later
-    // replaces them (see StopgapEditCommands).
-    static let all: [ShellCommand] = StopgapEditCommands.all + [
+    static let all: [ShellCommand] = [
         OpenCommand.command,
         EntitiesCommand.command,
         SchemaCommand.command,
