@@ -8,6 +8,7 @@ let all: [String: () throws -> Void] = [
     "phases": Phases.run,
     "fetch": FetchBenchmark.run,
     "validate": Validate.run,
+    "undo": UndoBenchmark.run,
 ]
 // One side of the fetch benchmark in a process of its own (for its peak memory).
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "fetch-child" {

@@ -40,20 +40,33 @@ public final class ManagedObjectContext {
         templatesByEntityNumber[mapping.number] = templates
         return templates
     }
-    private var nextTemporaryID: Int64 = 1
+    var nextTemporaryID: Int64 = 1
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
+    /// The undo manager, if one is set (see ``undoManager``).
+    var installedUndoManager: ContextUndoManager?
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
-    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    // Read on every change, written only when an undo manager is installed or removed
+    // (never during a change: the loops iterate their own copy). Once anything writes it,
+    // each read would otherwise pay a runtime exclusivity check on the insert path.
+    @exclusivity(unchecked) var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
     /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
         case attribute(index: Int)
+        /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
+        // Members are unmanaged so that the enum stays trivial: with no observer, passing it
+        // costs no retain, release or outlined copy on the insert path. Observers run while
+        // the member is alive and retain it themselves if they keep it.
+        /// `member` is about to join the to-many relationship at `index`.
+        case toManyInsertion(index: Int, member: Unmanaged<ManagedObject>)
+        /// `member` is about to leave the to-many relationship at `index`.
+        case toManyRemoval(index: Int, member: Unmanaged<ManagedObject>)
         case insert
         case delete
     }
@@ -107,8 +120,10 @@ public final class ManagedObjectContext {
         try record(object, .attribute(index: index))
     }
 
-    func willChange(_ object: ManagedObject, relationshipIndex index: Int) throws {
-        try record(object, .relationship(index: index))
+    /// `kind` says which member joins or leaves a to-many (the undo manager keeps only that
+    /// member, not a copy of the set); to-ones pass nil.
+    func willChange(_ object: ManagedObject, relationshipIndex index: Int, _ kind: ChangeKind? = nil) throws {
+        try record(object, kind ?? .relationship(index: index))
         if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationshipInfo[index].isToMany {
             object.snapshot?.toMany[index] = .some(object.toMany[index])
         }
@@ -142,8 +157,10 @@ public final class ManagedObjectContext {
         object.lifecycle = .inserted
         object.values = mapping.defaultValues
         for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
-        inserted.append(object)
+        // Observers run first, so that one refusing the insert (an undo manager with no open
+        // group) leaves nothing inserted.
         for observer in changeObservers { try observer(object, .insert) }
+        inserted.append(object)
         object.awakeFromInsert()
         return object
     }
@@ -308,6 +325,8 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects go, deleted ones come back, changed
     /// ones get their saved values again.
     public func rollback() {
+        // As in Core Data: what the undo stack describes no longer exists.
+        installedUndoManager?.removeAllActions()
         for object in inserted.values {
             object.managedObjectContext = nil
         }
@@ -330,6 +349,7 @@ public final class ManagedObjectContext {
     /// Relationships between the forgotten objects are cleared, which breaks the
     /// reference cycles a graph of objects forms.
     public func reset() {
+        installedUndoManager?.removeAllActions()
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
             object.managedObjectContext = nil
             object.releaseRelationships()

@@ -21,5 +21,12 @@ enum BuiltinCommands {
         ValidateCommand.command,
         HelpCommand.command,
         QuitCommand.command,
+        UndoRedoCommands.undo,
+        UndoRedoCommands.redo,
+        UndoGroupCommands.begin,
+        UndoGroupCommands.end,
+        UndoListCommand.command,
+        JournalCommand.command,
+        ReplayCommand.command,
     ]
 }
