@@ -4,11 +4,11 @@
 /// store of any size is checked without loading it.
 extension PersistentStore {
     /// A stored object's key and concrete entity number.
-    public struct StoredKey: Sendable, Hashable {
+    struct StoredKey: Sendable, Hashable {
         /// `Z_PK`.
-        public var primaryKey: Int64
+        var primaryKey: Int64
         /// `Z_ENT`.
-        public var entityNumber: Int
+        var entityNumber: Int
     }
 
     /// Above this many value tuples, one scan of the table beats one lookup per tuple.
