@@ -109,6 +109,29 @@ extension PersistentStore {
         }
     }
 
+    /// Rows of exactly this entity whose one-to-one relationship (at `index`) points at a
+    /// row whose inverse key does not point back: `(row, destination key, the destination's
+    /// inverse key or nil)`. Only a one-to-one keeps a key on both sides, so only it can
+    /// disagree with itself.
+    func mismatchedInverses(_ mapping: EntityMapping, relationship index: Int, _ body: (Int64, Int64, Int64?) throws -> Void) throws {
+        let relationship = mapping.relationships[index]
+        guard case .foreignKey(let column, _, _) = relationship.storage, let inverseName = relationship.relationship.inverse,
+            let destination = self.mapping(named: relationship.relationship.destination),
+            case .foreignKey(let inverseColumn, _, _)? = destination.relationship(named: inverseName)?.storage
+        else { return }
+        let numbers = relationship.destinationNumbers
+        let sql = """
+            SELECT t.Z_PK, t.\(column), d.\(inverseColumn) FROM \(mapping.table) t JOIN \(destination.table) d ON d.Z_PK = t.\(column) \
+            WHERE t.Z_ENT = ? AND d.Z_ENT IN (\(placeholders(numbers.count))) AND (d.\(inverseColumn) IS NULL OR d.\(inverseColumn) != t.Z_PK) \
+            ORDER BY t.Z_PK
+            """
+        let statement = try connection.prepare(sql)
+        try statement.bind([.integer(Int64(mapping.number))] + numbers.map { .integer(Int64($0)) })
+        while try statement.step() {
+            try body(statement.int64(0), statement.int64(1), statement.isNull(2) ? nil : statement.int64(2))
+        }
+    }
+
     /// Join-table rows of a many-to-many relationship whose source row exists but whose
     /// destination row does not: `(source key, missing destination key)`.
     func danglingJoinRows(_ relationship: RelationshipMapping, sourceTable: String, _ body: (Int64, Int64) throws -> Void) throws {

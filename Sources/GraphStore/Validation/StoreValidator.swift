@@ -147,6 +147,9 @@ public struct StoreValidator {
                 try store.danglingReferences(mapping, relationship: i) { key, missing in
                     found[key, default: []].append(missingDestination(relationship, missing))
                 }
+                try store.mismatchedInverses(mapping, relationship: i) { key, destination, back in
+                    found[key, default: []].append(mismatchedInverse(relationship, destination, back))
+                }
             }
             // Join tables once per declaring entity (sub-entities share the declaration).
             for relationship in mapping.entity.relationships {
@@ -164,6 +167,16 @@ public struct StoreValidator {
             [ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key)]
         } ?? []
         return Finding(key: relationship.relationship.name, value: .integer(key), rule: .existingDestination, related: related)
+    }
+
+    private func mismatchedInverse(_ relationship: RelationshipMapping, _ destination: Int64, _ back: Int64?) -> Finding {
+        let r = relationship.relationship
+        let destinationMapping = try? store.mapping(for: r.destination)
+        let inverse = destinationMapping.flatMap { $0.relationship(named: r.inverse ?? "") }
+        let backMapping = inverse.flatMap { try? store.mapping(for: $0.relationship.destination) }
+        let related = [destinationMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: destination) }]
+            + [back.flatMap { key in backMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key) } }]
+        return Finding(key: r.name, value: .integer(destination), rule: .matchingInverse(r.inverse ?? "inverse"), related: related.compactMap { $0 })
     }
 
     private func cursorKey(_ relationship: RelationshipMapping) -> String {
