@@ -131,11 +131,12 @@ public struct StoreValidator {
             guard let scope = try? store.mapping(for: entity.name) else { continue }
             for keys in entity.uniquenessConstraints where !keys.isEmpty {
                 for (values, rows) in try store.duplicateValues(scope, keys: keys) {
-                    let ids = rows.compactMap { row in
-                        store.mapping(number: row.entityNumber).map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: row.primaryKey) }
+                    let holders = rows.compactMap { row in
+                        store.mapping(number: row.entityNumber).map { (row, ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: row.primaryKey)) }
                     }
+                    let ids = holders.map(\.1)
                     let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
-                    for (row, id) in zip(rows, ids) where numbers.contains(row.entityNumber) {
+                    for (row, id) in holders where numbers.contains(row.entityNumber) {
                         found[row.primaryKey, default: []].append(
                             Finding(key: keys.joined(separator: ","), value: value, rule: .unique(keys), related: ids.filter { $0 != id }))
                     }
