@@ -37,6 +37,8 @@ let package = Package(
             dependencies: ["GraphStoreShell", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
+        .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
+        .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"]),

@@ -12,22 +12,26 @@ extension ManagedObjectContext {
             object.willSave()
         }
         try validatePendingChanges()
-        try markReorderedMembers()
         let records = store.records
+        let updatedBefore = updated.count
         do {
+            try markReorderedMembers()
             try store.transaction {
                 try allocateKeys()
-                for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
+                // Deletes, then updates, then inserts: a unique value given up by a deleted
+                // or changed row is free again before a new row takes it (stores made with
+                // uniqueness constraints carry a UNIQUE index).
+                for object in deleted.values {
+                    try deleteJoinRows(object)
+                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
                 }
                 for object in updated.values {
                     try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
                         try bindRow(object, $0, $1)
                     }
                 }
-                for object in deleted.values {
-                    try deleteJoinRows(object)
-                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
+                for object in inserted.values {
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
                 }
                 for object in inserted.values { try writeJoinRows(object) }
                 for object in updated.values { try writeJoinRows(object) }
@@ -35,6 +39,9 @@ extension ManagedObjectContext {
         } catch {
             store.records = records
             for object in inserted.values { object.pendingKey = nil }
+            // Members marked only to rewrite their order position go back to unchanged.
+            for object in updated.values.dropFirst(updatedBefore) { object.snapshot = nil }
+            updated.removeLast(updated.count - updatedBefore)
             throw error
         }
         commit()

@@ -41,6 +41,8 @@ public final class ManagedObjectContext {
         return templates
     }
     var nextTemporaryID: Int64 = 1
+    /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
+    var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
     var installedUndoManager: ContextUndoManager?
 
@@ -94,7 +96,7 @@ public final class ManagedObjectContext {
         classByEntityNumber = [:]
     }
 
-    private func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
+    func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
         if let type = classByEntityNumber[mapping.number] { return type }
         let type = model.ancestry(of: mapping.name).reversed().lazy.compactMap { self.classes[$0.name] }.first ?? ManagedObject.self
         classByEntityNumber[mapping.number] = type
@@ -210,17 +212,12 @@ public final class ManagedObjectContext {
     }
 
     /// Every object of an entity, sub-entities included unless `exactEntity`: stored ones
-    /// (as faults carrying their row), minus deleted ones, plus inserted ones.
+    /// (as faults carrying their row), minus deleted ones, plus inserted ones. A shorthand
+    /// for ``fetch(_:)-(FetchRequest)`` without a predicate.
     public func fetch(_ entityName: String, exactEntity: Bool = false) throws -> [ManagedObject] {
-        let mapping = try store.mapping(for: entityName)
-        var result: [ManagedObject] = []
-        try store.forEachRow(of: mapping, exactEntity: exactEntity) { row in
-            let object = try materialize(row)
-            if !object.isDeleted { result.append(object) }
-        }
-        let numbers = Set(exactEntity ? [mapping.number] : mapping.numbersWithDescendants)
-        result += inserted.values.filter { numbers.contains($0.mapping.number) }
-        return result
+        var request = FetchRequest(entityName: entityName)
+        request.includesSubentities = !exactEntity
+        return Array(try fetch(request))
     }
 
     /// The registered object for a fetched row, made (as a fault holding the row) if new.
@@ -243,17 +240,23 @@ public final class ManagedObjectContext {
                 object.toOne[i] = ToOneSlot()
                 continue
             }
-            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping.relationships[i], key: key), order: key.order)
+            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping, relationship: i, key: key), order: key.order)
         }
         object.hasData = true
     }
 
-    private func destinationID(of relationship: RelationshipMapping, key: StoredRow.ForeignKey) throws -> ObjectID {
-        let declared = try store.mapping(for: relationship.relationship.destination)
+    // This runs for every to-one of every row a fetch reads: it looks the destination up by
+    // number and reads the relationship in place, rather than copying its mapping and
+    // hashing the destination's name.
+    private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
+        let numbers = mapping.relationships[index].destinationNumbers
+        guard let declared = numbers.first.flatMap({ store.mapping(number: $0) }) else {
+            throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
+        }
         var concrete = declared
         if let number = key.entityNumber, let mapping = store.mapping(number: number) {
             concrete = mapping
-        } else if declared.numbersWithDescendants.count > 1,
+        } else if numbers.count > 1,
             let number = try store.entityNumber(inTable: declared.table, primaryKey: key.primaryKey),
             let mapping = store.mapping(number: number)
         {

@@ -13,6 +13,8 @@ public struct OutputSettings: Sendable {
     public var nullText = ""
     /// The widest a column may be before values are cut with an ellipsis (0: no limit).
     public var maxColumnWidth = 0
+    /// Whether commands echo the SQL they run, with its bound values (`.sql on`).
+    public var echoSQL = false
 
     /// The default settings.
     public init() {}
