@@ -32,6 +32,7 @@ import Testing
         Script(example: "BookStore", name: "bundled", programArguments: nil, model: "BookStore.xcdatamodeld", write: false),
         Script(example: "BookStore", name: "validation", programArguments: [], model: "BookStore.xcdatamodeld"),
         Script(example: "BookStore", name: "validation-fixed", programArguments: [], model: "BookStore.xcdatamodeld"),
+        Script(example: "BookStore", name: "undo", programArguments: nil, model: nil),
         Script(example: "GroceryDude", name: "deny", programArguments: ["Deny"], model: "GroceryDude.xcdatamodeld/Deny.xcdatamodel"),
         Script(example: "GroceryDude", name: "deny-fixed", programArguments: ["Deny"], model: "GroceryDude.xcdatamodeld/Deny.xcdatamodel"),
         Script(example: "GroceryDude", name: "cascade", programArguments: ["Cascade"], model: "GroceryDude.xcdatamodeld/Cascade.xcdatamodel"),

@@ -30,6 +30,9 @@ import Testing
         "unlink Book/p2.category BookCategory/p1",
         "link Book/p2.category BookCategory/p3",
         "end",
+        "save",
+        #"insert Book title="Temp" price=1"#,
+        "rollback",
         "delete BookCategory/p2",
         "save",
     ]
@@ -53,7 +56,7 @@ import Testing
         #expect(try snapshot(fresh) != original)
         #expect(fresh.run(["replay \(journal)"]) == 0, "\(fresh.diagnostics)")
         #expect(try snapshot(fresh) == original)
-        #expect(fresh.output.hasSuffix("replayed \(journal): 10 groups, 8 other commands\n"))
+        #expect(fresh.output.hasSuffix("replayed \(journal): 11 groups, 10 other commands\n"))
     }
 
     @Test func theJournalHoldsGroupsAsCommandLines() throws {
@@ -79,6 +82,17 @@ import Testing
             save
 
             """)
+    }
+
+    @Test func openingAnotherStoreEndsTheJournal() throws {
+        let run = try UndoShellRun()
+        let other = try UndoShellRun()
+        let journal = run.directory + "/j.journal"
+        #expect(run.run([".journal \(journal)", "set Book/p1 price=1", ".open \(other.path)", "set Book/p1 price=2", ".journal"]) == 0)
+        #expect(run.diagnostics == "note: journal \(journal) closed: another store was opened\n")
+        #expect(run.output.hasSuffix("journal: off\n"))
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).hasSuffix("set Book/p1 price=1\n"))
+        #expect(run.manager?.undoGroupCount == 1)
     }
 
     @Test func anUndoBeforeTheJournalStartedIsNoted() throws {

@@ -118,7 +118,9 @@ extension ManagedObjectContext {
     /// The `Z_FOK_` value of an object in its to-one destination's ordered inverse.
     private func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> SQLiteValue {
         if slot.isEmpty { return .null }
-        if let owner = slot.object, let inverse = relationship.relationship.inverse,
+        // A slot read from the row holds only the owner's ID; a registered owner may have
+        // been reordered, so its members' positions come from it all the same.
+        if let owner = slot.object ?? slot.id.flatMap({ registered[$0] }), let inverse = relationship.relationship.inverse,
             let index = owner.mapping.relationshipIndex(of: inverse), owner.toMany[index] != nil,
             let position = owner.members(index).firstIndex(of: ObjectRef(object))
         {

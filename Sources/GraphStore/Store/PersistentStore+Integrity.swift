@@ -4,11 +4,11 @@
 /// store of any size is checked without loading it.
 extension PersistentStore {
     /// A stored object's key and concrete entity number.
-    public struct StoredKey: Sendable, Hashable {
+    struct StoredKey: Sendable, Hashable {
         /// `Z_PK`.
-        public var primaryKey: Int64
+        var primaryKey: Int64
         /// `Z_ENT`.
-        public var entityNumber: Int
+        var entityNumber: Int
     }
 
     /// Above this many value tuples, one scan of the table beats one lookup per tuple.
@@ -106,6 +106,29 @@ extension PersistentStore {
         try statement.bind([.integer(Int64(mapping.number))] + numbers.map { .integer(Int64($0)) })
         while try statement.step() {
             try body(statement.int64(0), statement.int64(1))
+        }
+    }
+
+    /// Rows of exactly this entity whose one-to-one relationship (at `index`) points at a
+    /// row whose inverse key does not point back: `(row, destination key, the destination's
+    /// inverse key or nil)`. Only a one-to-one keeps a key on both sides, so only it can
+    /// disagree with itself.
+    func mismatchedInverses(_ mapping: EntityMapping, relationship index: Int, _ body: (Int64, Int64, Int64?) throws -> Void) throws {
+        let relationship = mapping.relationships[index]
+        guard case .foreignKey(let column, _, _) = relationship.storage, let inverseName = relationship.relationship.inverse,
+            let destination = self.mapping(named: relationship.relationship.destination),
+            case .foreignKey(let inverseColumn, _, _)? = destination.relationship(named: inverseName)?.storage
+        else { return }
+        let numbers = relationship.destinationNumbers
+        let sql = """
+            SELECT t.Z_PK, t.\(column), d.\(inverseColumn) FROM \(mapping.table) t JOIN \(destination.table) d ON d.Z_PK = t.\(column) \
+            WHERE t.Z_ENT = ? AND d.Z_ENT IN (\(placeholders(numbers.count))) AND (d.\(inverseColumn) IS NULL OR d.\(inverseColumn) != t.Z_PK) \
+            ORDER BY t.Z_PK
+            """
+        let statement = try connection.prepare(sql)
+        try statement.bind([.integer(Int64(mapping.number))] + numbers.map { .integer(Int64($0)) })
+        while try statement.step() {
+            try body(statement.int64(0), statement.int64(1), statement.isNull(2) ? nil : statement.int64(2))
         }
     }
 

@@ -131,11 +131,12 @@ public struct StoreValidator {
             guard let scope = try? store.mapping(for: entity.name) else { continue }
             for keys in entity.uniquenessConstraints where !keys.isEmpty {
                 for (values, rows) in try store.duplicateValues(scope, keys: keys) {
-                    let ids = rows.compactMap { row in
-                        store.mapping(number: row.entityNumber).map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: row.primaryKey) }
+                    let holders = rows.compactMap { row in
+                        store.mapping(number: row.entityNumber).map { (row, ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: row.primaryKey)) }
                     }
+                    let ids = holders.map(\.1)
                     let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
-                    for (row, id) in zip(rows, ids) where numbers.contains(row.entityNumber) {
+                    for (row, id) in holders where numbers.contains(row.entityNumber) {
                         found[row.primaryKey, default: []].append(
                             Finding(key: keys.joined(separator: ","), value: value, rule: .unique(keys), related: ids.filter { $0 != id }))
                     }
@@ -146,6 +147,9 @@ public struct StoreValidator {
             for (i, relationship) in mapping.relationships.enumerated() where !relationship.relationship.isToMany {
                 try store.danglingReferences(mapping, relationship: i) { key, missing in
                     found[key, default: []].append(missingDestination(relationship, missing))
+                }
+                try store.mismatchedInverses(mapping, relationship: i) { key, destination, back in
+                    found[key, default: []].append(mismatchedInverse(relationship, destination, back))
                 }
             }
             // Join tables once per declaring entity (sub-entities share the declaration).
@@ -164,6 +168,16 @@ public struct StoreValidator {
             [ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key)]
         } ?? []
         return Finding(key: relationship.relationship.name, value: .integer(key), rule: .existingDestination, related: related)
+    }
+
+    private func mismatchedInverse(_ relationship: RelationshipMapping, _ destination: Int64, _ back: Int64?) -> Finding {
+        let r = relationship.relationship
+        let destinationMapping = try? store.mapping(for: r.destination)
+        let inverse = destinationMapping.flatMap { $0.relationship(named: r.inverse ?? "") }
+        let backMapping = inverse.flatMap { try? store.mapping(for: $0.relationship.destination) }
+        let related = [destinationMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: destination) }]
+            + [back.flatMap { key in backMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key) } }]
+        return Finding(key: r.name, value: .integer(destination), rule: .matchingInverse(r.inverse ?? "inverse"), related: related.compactMap { $0 })
     }
 
     private func cursorKey(_ relationship: RelationshipMapping) -> String {

@@ -5,14 +5,13 @@
 /// Entities without rules (most of them) then cost a lookup per saved object and nothing
 /// more. A class, so that handing a plan out per object retains one reference, not four arrays.
 final class ValidationPlan: Sendable {
-    /// A uniqueness constraint as it applies to this entity.
+    /// A uniqueness constraint that applies to this entity. Sub-entities inheriting it share
+    /// one constraint (equal values), so their objects are compared with each other.
     struct Constraint: Sendable, Hashable {
         /// The entity that declares it: uniqueness holds among that entity and its descendants.
         let declaringEntity: String
         /// The constrained properties, as declared.
         let keys: [String]
-        /// The attribute indexes of the keys in this entity's mapping.
-        let attributeIndexes: [Int]
     }
 
     /// Attributes with at least one rule.
@@ -35,9 +34,8 @@ final class ValidationPlan: Sendable {
         for entity in model?.ancestry(of: mapping.name) ?? [mapping.entity] {
             for keys in entity.uniquenessConstraints where !keys.isEmpty {
                 // Core Data's constraints name attributes; a key that is not one cannot be compared here.
-                let indexes = keys.compactMap { mapping.attributeIndex(of: $0) }
-                guard indexes.count == keys.count else { continue }
-                constraints.append(Constraint(declaringEntity: entity.name, keys: keys, attributeIndexes: indexes))
+                guard keys.allSatisfy({ mapping.attributeIndex(of: $0) != nil }) else { continue }
+                constraints.append(Constraint(declaringEntity: entity.name, keys: keys))
             }
         }
         self.constraints = constraints

@@ -39,6 +39,8 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
     case unique([String])
     /// A reference must name an object that exists.
     case existingDestination
+    /// A one-to-one's destination must point back through the named inverse.
+    case matchingInverse(String)
     /// A stored value must be readable as its attribute's type.
     case readable(expected: String)
     /// A rule of the app's own code, in its own words.
@@ -59,7 +61,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case .maximumCount: .tooManyObjects
         case .denyDelete: .deleteDenied
         case .unique: .constraintConflict
-        case .existingDestination: .referentialIntegrity
+        case .existingDestination, .matchingInverse: .referentialIntegrity
         case .readable, .custom: .invalid
         }
     }
@@ -80,6 +82,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case .denyDelete: "delete rule Deny"
         case .unique(let keys): "unique \(keys.joined(separator: ", "))"
         case .existingDestination: "destination exists"
+        case .matchingInverse(let inverse): "inverse \(inverse) points back"
         case .readable(let expected): "readable as \(expected)"
         case .custom(let reason): reason
         }
@@ -123,6 +126,10 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case .existingDestination:
             let target = related.first.map { "\($0)" } ?? value.map { "key \($0)" } ?? "an object"
             return "\(key ?? "a relationship") points at \(target), which does not exist"
+        case .matchingInverse(let inverse):
+            let target = related.first.map { "\($0)" } ?? "an object"
+            let back = related.count > 1 ? "points at \(related[1])" : "is empty"
+            return "\(key ?? "a relationship") points at \(target), whose \(inverse) \(back)"
         case .readable(let expected):
             // The value is the store's own account of what it found (`text "abc"`, a
             // reference to a missing external file).

@@ -43,12 +43,13 @@ extension Shell {
     func prepareUndoManager() -> ContextUndoManager? {
         guard let context else { return nil }
         if undoState.context !== context {
-            if undoState.context != nil, let journal = undoState.journal {
+            if undoState.hasHadContext, let journal = undoState.journal {
                 diagnostics("note: journal \(journal.path) closed: another store was opened\n")
                 undoState.journal = nil
             }
             undoState.block = nil
             undoState.context = context
+            undoState.hasHadContext = true
             if writeEnabled, context.undoManager == nil { context.undoManager = ContextUndoManager() }
         }
         return context.undoManager

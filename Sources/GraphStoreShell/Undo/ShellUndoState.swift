@@ -6,6 +6,9 @@ import GraphStore
 final class ShellUndoState {
     /// The context the state belongs to (another `.open` starts afresh).
     weak var context: ManagedObjectContext?
+    /// Whether the state has belonged to a context: `.open` frees the previous one, so the
+    /// weak reference alone cannot tell a first store from a second.
+    var hasHadContext = false
     /// The open `begin … end` group.
     var block: Block?
     /// The journal being recorded (`.journal FILE`).

@@ -154,6 +154,20 @@ import Testing
             ["three", "1", "2048"], ["two", "1", "3072"], ["four", "2", "2048"],
         ])
         #expect(try F.rows(path, "SELECT ZVOLUME, Z_FOK_VOLUME FROM ZLEAF WHERE ZTEXT = 'one'") == [["NULL", "NULL"]])
+        // Replacing the whole contents sets the order, takes the newcomer from its old
+        // volume and leaves the one left out without a volume.
+        let first = try one(fresh, "Leaf", "text", "one")
+        let four = try one(fresh, "Leaf", "text", "four")
+        let two = try one(fresh, "Leaf", "text", "two")
+        try v.setObjects([four, first, two], forKey: "pages")
+        #expect(try names(v.objects(forKey: "pages"), key: "text") == ["four", "one", "two"])
+        #expect(try one(fresh, "Volume", "title", "w").objects(forKey: "pages").isEmpty)
+        #expect(try one(fresh, "Leaf", "text", "three").object(forKey: "volume") == nil)
+        try fresh.save()
+        let replaced = try F.rows(path, "SELECT ZTEXT, ZVOLUME, Z_FOK_VOLUME FROM ZLEAF ORDER BY ZVOLUME, Z_FOK_VOLUME")
+        #expect(replaced == [
+            ["three", "NULL", "NULL"], ["four", "1", "2048"], ["one", "1", "3072"], ["two", "1", "4096"],
+        ])
     }
 
     @Test func manyToManyMaintainsBothSetsThroughTheJoinTable() throws {
@@ -228,5 +242,64 @@ import Testing
         context.rollback()
         #expect(try shelf.object(forKey: "library") === library)
         #expect(try library.objects(forKey: "shelves").map(\.objectID) == [shelf.objectID])
+    }
+}
+
+/// Many-to-many ordered on both sides: each side's order lives in its own `Z_FOK_` column
+/// of the one join table, and changing one side must not lose the other's.
+@Suite struct DoublyOrderedManyToManyTests {
+    typealias F = ValidationFixtures
+
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Call") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("people", to: "Person", inverse: "calls", toMany: true, ordered: true)
+            }
+            EntityDescription("Person") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("calls", to: "Call", inverse: "people", toMany: true, ordered: true)
+            }
+        }
+    }
+
+    private func names(_ objects: [ManagedObject]) throws -> [String] {
+        try objects.map { try $0.get("name", as: String.self) ?? "?" }
+    }
+
+    @Test func bothOrdersSurviveChangesFromEitherSide() throws {
+        let model = try Self.model()
+        let (context, path) = try F.newContext(model)
+        let calls = try ["c1", "c2"].map { name -> ManagedObject in
+            let call = try context.insert("Call")
+            try call.set("name", name)
+            return call
+        }
+        let people = try ["ann", "bob", "cy"].map { name -> ManagedObject in
+            let person = try context.insert("Person")
+            try person.set("name", name)
+            return person
+        }
+        try calls[0].setObjects([people[2], people[0], people[1]], forKey: "people")
+        try people[0].setObjects([calls[1], calls[0]], forKey: "calls")
+        try context.save()
+        // A fresh context changes c1's order only; nobody's `calls` is loaded.
+        let fresh = try F.reopen(path, model)
+        let c1 = try #require(try fresh.fetch("Call").first { try $0.get("name", as: String.self) == "c1" })
+        try c1.insert(try #require(try c1.objects(forKey: "people").last), at: 0, forKey: "people")
+        try fresh.save()
+        let again = try F.reopen(path, model)
+        let call = try #require(try again.fetch("Call").first { try $0.get("name", as: String.self) == "c1" })
+        #expect(try names(call.objects(forKey: "people")) == ["bob", "cy", "ann"])
+        let ann = try #require(try again.fetch("Person").first { try $0.get("name", as: String.self) == "ann" })
+        #expect(try names(ann.objects(forKey: "calls")) == ["c2", "c1"])
+        // And the other way round: ann reorders her calls; c1's order of people stays.
+        try ann.setObjects([call, try #require(try ann.objects(forKey: "calls").first)], forKey: "calls")
+        try again.save()
+        let last = try F.reopen(path, model)
+        let c1Again = try #require(try last.fetch("Call").first { try $0.get("name", as: String.self) == "c1" })
+        #expect(try names(c1Again.objects(forKey: "people")) == ["bob", "cy", "ann"])
+        let annAgain = try #require(try last.fetch("Person").first { try $0.get("name", as: String.self) == "ann" })
+        #expect(try names(annAgain.objects(forKey: "calls")) == ["c1", "c2"])
     }
 }

@@ -77,6 +77,26 @@ import Testing
         #expect(found.count == 9)
     }
 
+    @Test func oneToOnesThatDisagreeWithThemselvesAreReported() throws {
+        let model = try InverseMaintenanceTests.model()
+        let (context, path) = try F.newContext(model)
+        for i in 1...3 {
+            let person = try context.insert("Person")
+            try person.setObject(try context.insert("Passport"), forKey: "passport")
+            try person.set("name", "p\(i)")
+        }
+        try context.save()
+        let raw = try Connection(path: path, mode: .readWrite)
+        // Person 1 now points at passport 2, whose owner is still person 2; passport 3 has no owner.
+        try raw.execute("UPDATE ZPERSON SET ZPASSPORT = 2 WHERE Z_PK = 1; UPDATE ZPASSPORT SET ZOWNER = NULL WHERE Z_PK = 3")
+        let (found, _) = try findings(path, model)
+        #expect(found == [
+            "133000 Passport p1: owner points at Person p1, whose passport points at Passport p2",
+            "133000 Person p1: passport points at Passport p2, whose owner points at Person p2",
+            "133000 Person p3: passport points at Passport p3, whose owner is empty",
+        ])
+    }
+
     @Test func aValidStoreHasNoFindings() throws {
         let model = try F.rulesModel()
         let (context, path) = try F.newContext(model)

@@ -241,6 +241,32 @@ import Testing
         #expect(replacement.objectID.primaryKey != nil)
     }
 
+    @Test func siblingSubEntitiesShareAnInheritedConstraint() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Item", abstract: true) {
+                AttributeDescription("code", .string)
+                Unique("code")
+            }
+            EntityDescription("Tool", parent: "Item") { AttributeDescription("weight", .double) }
+            EntityDescription("Part", parent: "Item") { AttributeDescription("size", .integer32) }
+        }
+        let (context, _) = try F.newContext(model)
+        let tool = try context.insert("Tool")
+        try tool.set("code", "X1")
+        let part = try context.insert("Part")
+        try part.set("code", "X1")
+        let failures = try F.failures { try context.save() }
+        #expect(failures.map(\.description) == [
+            "Tool t1: code \"X1\" is not unique: Part t2 has the same value (uniqueness constraint on code)",
+            "Part t2: code \"X1\" is not unique: Tool t1 has the same value (uniqueness constraint on code)",
+        ])
+        try part.set("code", "X2")
+        try context.save()
+        let copy = try context.insert("Part")
+        try copy.set("code", "X1")
+        #expect(try F.failures { try context.save() }.map(\.relatedObjects) == [[tool.objectID]])
+    }
+
     @Test func codesAreCoreDatas() {
         #expect(ValidationErrorCode.allCases.map(\.rawValue) == [1550, 1560, 1570, 1580, 1590, 1600, 1610, 1620, 1630, 1640, 1660, 1670, 1680, 133000, 133021])
         #expect(ValidationErrorCode.deleteDenied.coreDataName == "NSValidationRelationshipDeniedDeleteError")
