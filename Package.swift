@@ -34,6 +34,8 @@ let package = Package(
         // order, maps usage errors to exit status 2, and adds nothing to start-up time.
         .executableTarget(name: "graphstore", dependencies: ["GraphStoreShell"]),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
+        .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
+        .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
         // Golden transcripts are read from the source tree (see GoldenTests), not bundled.

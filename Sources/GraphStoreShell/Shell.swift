@@ -39,6 +39,8 @@ public final class Shell {
     /// The commands, in `.help` order.
     public private(set) var commands: [ShellCommand] = []
     private var commandsByName: [String: Int] = [:]
+    /// Undo groups, `begin … end`, the journal (see `Shell+Undo.swift`).
+    let undoState = ShellUndoState()
 
     /// Creates a shell with the built-in commands.
     public init(writeEnabled: Bool = false, output: @escaping (String) -> Void, diagnostics: @escaping (String) -> Void) {
@@ -121,7 +123,7 @@ public final class Shell {
         if command.writes, !writeEnabled {
             throw ShellError("\(command.name) changes data; open the store with --write to allow it")
         }
-        try command.run(self, try CommandLineSplitter.words(rest), rest)
+        try runCommand(command, line: trimmed, words: try CommandLineSplitter.words(rest), rest: rest)
     }
 
     /// Streams a result to the output in the current mode.

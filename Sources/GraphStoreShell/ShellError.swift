@@ -22,7 +22,7 @@ public enum ExitStatus {
     public static let commandFailed: Int32 = 1
     /// The command line was wrong.
     public static let usage: Int32 = 2
-    /// `validate` found failures.
+    /// `validate` found failures, or validation refused a `save`.
     public static let validationFailures: Int32 = 3
     /// The store could not be opened.
     public static let storeNotOpened: Int32 = 4

@@ -7,15 +7,15 @@ import Testing
         let result = try GraphStoreBinary.run([GraphStoreBinary.exampleStore, "-c", ".entities"])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.contains("| Book         | ZBOOK         |     1 |        |     3 |"))
-        #expect(result.stdout.contains("| BookCategory | ZBOOKCATEGORY |     2 |        |     2 |"))
+        #expect(result.stdout.contains("| Book         | ZBOOK         | 1     |        | 3     |"))
+        #expect(result.stdout.contains("| BookCategory | ZBOOKCATEGORY | 2     |        | 2     |"))
     }
 
     @Test func rowsAndSchemaWithTheModelFile() throws {
         let model = GraphStoreBinary.packageRoot.appendingPathComponent("examples/BookStore/BookStore.xcdatamodeld").path
         let result = try GraphStoreBinary.run(["--model", model, GraphStoreBinary.exampleStore, "-c", ".rows Book 2", "-c", ".schema Page"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("|    1 |     1 |     1 |     10 | The first book  |         1 |"))
+        #expect(result.stdout.contains("| 1    | 1     | 1     | 10     | The first book  | 1         |"))
         #expect(!result.stdout.contains("The third book"))
         #expect(result.stdout.contains("| Page   | book     | to-one    | Book   | true     | ZPAGE.ZBOOK,Z_FOK_BOOK"))
     }

@@ -6,14 +6,13 @@ import Testing
 
 /// TAB completion, driven by each command's usage text.
 @Suite struct CompletionTests {
-    /// A stand-in for the `fetch` command another branch adds: completion needs only its usage.
+    /// A usage in the style of `fetch`'s, for the pattern tests.
     static let fetch = ShellCommand(
         "fetch", usage: "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc]] [limit N]", summary: "fetch objects", example: "fetch Book"
     ) { _, _, _ in }
 
     func completer() throws -> (ShellHarness, Completer) {
         let harness = try ShellHarness()
-        harness.shell.add(Self.fetch)
         return (harness, Completer(shell: harness.shell))
     }
 
@@ -60,6 +59,7 @@ import Testing
     @Test func literalWordsFromTheUsage() throws {
         #expect(try texts("fetch Book wh") == ["where"])
         #expect(try texts("fetch Book sort title d") == ["desc"])
+        #expect(try texts("fetch Book sort title n") == ["nocase"])
         #expect(try texts(".headers o") == ["on", "off"])
         #expect(try texts(".mode j") == ["json", "jsonl"])
         #expect(try texts(".help .sch") == [".schema"])
@@ -71,6 +71,18 @@ import Testing
         try harness.shell.parameters.set("minPrice", from: "12")
         #expect(completer.complete("fetch Book where price > $mi").candidates.map(\.text) == ["$minPrice"])
         #expect(completer.complete(".parameter unset m").candidates.map(\.text) == ["minPrice"])
+    }
+
+    /// The commands of the fetch, validation and undo work complete from their own usage.
+    @Test func objectCommandsComplete() throws {
+        #expect(try texts("insert Bo") == ["Book", "BookCategory"])
+        #expect(try texts("insert Book ti") == ["title="])
+        #expect(try texts("insert Book title='Dune' pr") == ["price="])
+        #expect(try texts("set Book/p1 pr") == ["price="])
+        #expect(try texts("show Book") == ["Book", "BookCategory"])
+        #expect(try texts("count Book where category.na") == ["category.name"])
+        #expect(try texts("fetch Book sort ti") == ["title"])
+        #expect(try texts("explain f") == ["fetch"])
     }
 
     @Test func keyPathsAfterAnEntityInSchema() throws {

@@ -76,7 +76,7 @@ enum WordList {
 
     /// The same rows through the raw SQLite C API in one transaction, into a store
     /// created (empty) by GraphStore so both write the same schema.
-    static func insertRaw(_ words: [String], path: String) throws {
+    static func insertRaw(_ words: [String], path: String, model: ManagedObjectModel = model) throws {
         _ = try PersistentStore.create(at: path, model: model)
         var db: OpaquePointer?
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }

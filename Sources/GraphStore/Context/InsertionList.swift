@@ -12,6 +12,32 @@ struct InsertionList {
     /// Notes that an inserted object was deleted again (its state is no longer `.inserted`).
     mutating func drop(_ object: ManagedObject) { dropped += 1 }
 
+    /// Takes back an insert (undo); the caller has already changed the object's state.
+    /// Undo runs newest first, so the object is usually the last one: then it and any
+    /// dropped objects behind it are popped, which keeps undoing a large insert O(1) each.
+    mutating func takeBack(_ object: ManagedObject) {
+        guard objects.last === object else {
+            dropped += 1
+            return
+        }
+        objects.removeLast()
+        while dropped > 0, let last = objects.last, last.lifecycle != .inserted {
+            objects.removeLast()
+            dropped -= 1
+        }
+    }
+
+    /// Lists an object again (redo of an insert, undo of a delete); call it before the
+    /// object's state becomes `.inserted`. A list holding dropped objects is compacted
+    /// first, so that the object is never listed twice (once per compaction, not per call).
+    mutating func restore(_ object: ManagedObject) {
+        if dropped > 0 {
+            objects.removeAll { $0.lifecycle != .inserted }
+            dropped = 0
+        }
+        objects.append(object)
+    }
+
     /// The objects still inserted, in insertion order.
     var values: [ManagedObject] {
         dropped == 0 ? objects : objects.filter { $0.lifecycle == .inserted }

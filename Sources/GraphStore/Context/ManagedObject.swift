@@ -100,6 +100,52 @@ open class ManagedObject {
     /// Called after a save that included this object.
     open func didSave() {}
 
+    // MARK: - Validation (the checks are in `Validation/ManagedObject+Validation.swift`)
+
+    /// Validates one attribute's value: the model's rules for the key (mandatory value,
+    /// bounds, length, pattern), then, in an override, your own. Core Data's
+    /// `validate<Key>` methods become a `switch key` in an override. Saves call it for
+    /// every attribute of every inserted and updated object; throw a ``ValidationError``.
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: AttributeValue?, forKey key: String) throws {
+    ///     try super.validateValue(value, forKey: key)
+    ///     if key == "firstName", (value?.stringValue ?? "").isEmpty {
+    ///         throw ValidationError(self, key: key, value: value, reason: "first name cannot be empty")
+    ///     }
+    /// }
+    /// ```
+    open func validateValue(_ value: AttributeValue?, forKey key: String) throws {
+        try validateAgainstModel(value, forKey: key)
+    }
+
+    /// Whether the object may be inserted as it is: ``validateValue(_:forKey:)`` for each
+    /// attribute and the size rules of each relationship. Throws a ``ValidationError``, or
+    /// ``MultipleValidationErrors`` (1560) for several. Override it for rules that span
+    /// properties, calling `super` first (``MultipleValidationErrors/collect(_:)`` keeps both).
+    open func validateForInsert() throws {
+        try MultipleValidationErrors.throwIfAny(try standardValidationErrors())
+    }
+
+    /// Whether the object's changed state is valid: the same checks as
+    /// ``validateForInsert()``, for updated objects.
+    open func validateForUpdate() throws {
+        try MultipleValidationErrors.throwIfAny(try standardValidationErrors())
+    }
+
+    /// Whether the object may be deleted: every relationship with the Deny delete rule must
+    /// be empty (1600). Ask before deleting, or override it to refuse deletes of your own.
+    ///
+    /// ```swift
+    /// override func validateForDelete() throws {
+    ///     try super.validateForDelete()
+    ///     if try !objects(forKey: "notes").isEmpty { throw ValidationError(self, key: "notes", reason: "the user still has notes") }
+    /// }
+    /// ```
+    open func validateForDelete() throws {
+        try MultipleValidationErrors.throwIfAny(try deleteRuleErrors())
+    }
+
     // MARK: - Faults
 
     /// Fills a fault's values from the store. Does nothing for an object that has its data.

@@ -12,22 +12,26 @@ extension ManagedObjectContext {
             object.willSave()
         }
         try validatePendingChanges()
-        try markReorderedMembers()
         let records = store.records
+        let updatedBefore = updated.count
         do {
+            try markReorderedMembers()
             try store.transaction {
                 try allocateKeys()
-                for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
+                // Deletes, then updates, then inserts: a unique value given up by a deleted
+                // or changed row is free again before a new row takes it (stores made with
+                // uniqueness constraints carry a UNIQUE index).
+                for object in deleted.values {
+                    try deleteJoinRows(object)
+                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
                 }
                 for object in updated.values {
                     try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
                         try bindRow(object, $0, $1)
                     }
                 }
-                for object in deleted.values {
-                    try deleteJoinRows(object)
-                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
+                for object in inserted.values {
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
                 }
                 for object in inserted.values { try writeJoinRows(object) }
                 for object in updated.values { try writeJoinRows(object) }
@@ -35,6 +39,9 @@ extension ManagedObjectContext {
         } catch {
             store.records = records
             for object in inserted.values { object.pendingKey = nil }
+            // Members marked only to rewrite their order position go back to unchanged.
+            for object in updated.values.dropFirst(updatedBefore) { object.snapshot = nil }
+            updated.removeLast(updated.count - updatedBefore)
             throw error
         }
         commit()
@@ -111,7 +118,9 @@ extension ManagedObjectContext {
     /// The `Z_FOK_` value of an object in its to-one destination's ordered inverse.
     private func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> SQLiteValue {
         if slot.isEmpty { return .null }
-        if let owner = slot.object, let inverse = relationship.relationship.inverse,
+        // A slot read from the row holds only the owner's ID; a registered owner may have
+        // been reordered, so its members' positions come from it all the same.
+        if let owner = slot.object ?? slot.id.flatMap({ registered[$0] }), let inverse = relationship.relationship.inverse,
             let index = owner.mapping.relationshipIndex(of: inverse), owner.toMany[index] != nil,
             let position = owner.members(index).firstIndex(of: ObjectRef(object))
         {

@@ -40,18 +40,33 @@ public final class ManagedObjectContext {
         templatesByEntityNumber[mapping.number] = templates
         return templates
     }
-    private var nextTemporaryID: Int64 = 1
+    var nextTemporaryID: Int64 = 1
+    /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
+    var validationPlans: [Int: ValidationPlan] = [:]
+    /// The undo manager, if one is set (see ``undoManager``).
+    var installedUndoManager: ContextUndoManager?
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
-    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    // Read on every change, written only when an undo manager is installed or removed
+    // (never during a change: the loops iterate their own copy). Once anything writes it,
+    // each read would otherwise pay a runtime exclusivity check on the insert path.
+    @exclusivity(unchecked) var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
     /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
         case attribute(index: Int)
+        /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
+        // Members are unmanaged so that the enum stays trivial: with no observer, passing it
+        // costs no retain, release or outlined copy on the insert path. Observers run while
+        // the member is alive and retain it themselves if they keep it.
+        /// `member` is about to join the to-many relationship at `index`.
+        case toManyInsertion(index: Int, member: Unmanaged<ManagedObject>)
+        /// `member` is about to leave the to-many relationship at `index`.
+        case toManyRemoval(index: Int, member: Unmanaged<ManagedObject>)
         case insert
         case delete
     }
@@ -81,7 +96,7 @@ public final class ManagedObjectContext {
         classByEntityNumber = [:]
     }
 
-    private func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
+    func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
         if let type = classByEntityNumber[mapping.number] { return type }
         let type = model.ancestry(of: mapping.name).reversed().lazy.compactMap { self.classes[$0.name] }.first ?? ManagedObject.self
         classByEntityNumber[mapping.number] = type
@@ -105,8 +120,10 @@ public final class ManagedObjectContext {
         try record(object, .attribute(index: index))
     }
 
-    func willChange(_ object: ManagedObject, relationshipIndex index: Int) throws {
-        try record(object, .relationship(index: index))
+    /// `kind` says which member joins or leaves a to-many (the undo manager keeps only that
+    /// member, not a copy of the set); to-ones pass nil.
+    func willChange(_ object: ManagedObject, relationshipIndex index: Int, _ kind: ChangeKind? = nil) throws {
+        try record(object, kind ?? .relationship(index: index))
         if object.snapshot != nil, object.snapshot?.toMany[index] == nil, object.mapping.relationshipInfo[index].isToMany {
             object.snapshot?.toMany[index] = .some(object.toMany[index])
         }
@@ -140,8 +157,10 @@ public final class ManagedObjectContext {
         object.lifecycle = .inserted
         object.values = mapping.defaultValues
         for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
-        inserted.append(object)
+        // Observers run first, so that one refusing the insert (an undo manager with no open
+        // group) leaves nothing inserted.
         for observer in changeObservers { try observer(object, .insert) }
+        inserted.append(object)
         object.awakeFromInsert()
         return object
     }
@@ -193,17 +212,12 @@ public final class ManagedObjectContext {
     }
 
     /// Every object of an entity, sub-entities included unless `exactEntity`: stored ones
-    /// (as faults carrying their row), minus deleted ones, plus inserted ones.
+    /// (as faults carrying their row), minus deleted ones, plus inserted ones. A shorthand
+    /// for ``fetch(_:)-(FetchRequest)`` without a predicate.
     public func fetch(_ entityName: String, exactEntity: Bool = false) throws -> [ManagedObject] {
-        let mapping = try store.mapping(for: entityName)
-        var result: [ManagedObject] = []
-        try store.forEachRow(of: mapping, exactEntity: exactEntity) { row in
-            let object = try materialize(row)
-            if !object.isDeleted { result.append(object) }
-        }
-        let numbers = Set(exactEntity ? [mapping.number] : mapping.numbersWithDescendants)
-        result += inserted.values.filter { numbers.contains($0.mapping.number) }
-        return result
+        var request = FetchRequest(entityName: entityName)
+        request.includesSubentities = !exactEntity
+        return Array(try fetch(request))
     }
 
     /// The registered object for a fetched row, made (as a fault holding the row) if new.
@@ -226,17 +240,23 @@ public final class ManagedObjectContext {
                 object.toOne[i] = ToOneSlot()
                 continue
             }
-            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping.relationships[i], key: key), order: key.order)
+            object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping, relationship: i, key: key), order: key.order)
         }
         object.hasData = true
     }
 
-    private func destinationID(of relationship: RelationshipMapping, key: StoredRow.ForeignKey) throws -> ObjectID {
-        let declared = try store.mapping(for: relationship.relationship.destination)
+    // This runs for every to-one of every row a fetch reads: it looks the destination up by
+    // number and reads the relationship in place, rather than copying its mapping and
+    // hashing the destination's name.
+    private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
+        let numbers = mapping.relationships[index].destinationNumbers
+        guard let declared = numbers.first.flatMap({ store.mapping(number: $0) }) else {
+            throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
+        }
         var concrete = declared
         if let number = key.entityNumber, let mapping = store.mapping(number: number) {
             concrete = mapping
-        } else if declared.numbersWithDescendants.count > 1,
+        } else if numbers.count > 1,
             let number = try store.entityNumber(inTable: declared.table, primaryKey: key.primaryKey),
             let mapping = store.mapping(number: number)
         {
@@ -305,6 +325,8 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects go, deleted ones come back, changed
     /// ones get their saved values again.
     public func rollback() {
+        // As in Core Data: what the undo stack describes no longer exists.
+        installedUndoManager?.removeAllActions()
         for object in inserted.values {
             object.managedObjectContext = nil
         }
@@ -327,6 +349,7 @@ public final class ManagedObjectContext {
     /// Relationships between the forgotten objects are cleared, which breaks the
     /// reference cycles a graph of objects forms.
     public func reset() {
+        installedUndoManager?.removeAllActions()
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
             object.managedObjectContext = nil
             object.releaseRelationships()

@@ -88,8 +88,17 @@ extension PersistentStore {
 
     /// Replaces the join rows of one source object with `members` (in order).
     /// `inverseOrders` gives, per member, the source's position in the member's ordered
-    /// inverse, when that side is ordered.
+    /// inverse, when that side is ordered; nil keeps the position stored for that pair (the
+    /// member's side was not loaded, so it cannot have been reordered).
     public func replaceJoinRows(_ join: JoinTable, source: Int64, members: [Int64], inverseOrders: [Int64?]) throws {
+        var storedInverseOrders: [Int64: Int64] = [:]
+        if let inverseOrder = join.inverseOrderColumn, inverseOrders.contains(nil) {
+            let statement = try connection.cachedStatement(
+                "SELECT \(join.destinationColumn), \(inverseOrder) FROM \(join.table) WHERE \(join.sourceColumn) = ? AND \(inverseOrder) IS NOT NULL")
+            defer { statement.reset() }
+            statement.bind(source, at: 1)
+            while try statement.step() { storedInverseOrders[statement.int64(0)] = statement.int64(1) }
+        }
         try connection.cachedStatement("DELETE FROM \(join.table) WHERE \(join.sourceColumn) = ?").execute([.integer(source)])
         var columns = [join.sourceColumn, join.destinationColumn]
         if let order = join.orderColumn { columns.append(order) }
@@ -100,7 +109,7 @@ extension PersistentStore {
             var values: [SQLiteValue] = [.integer(source), .integer(member)]
             if join.orderColumn != nil { values.append(.integer(PersistentStore.orderValue(at: i))) }
             if join.inverseOrderColumn != nil {
-                values.append(inverseOrders[i].map(SQLiteValue.integer) ?? .null)
+                values.append((inverseOrders[i] ?? storedInverseOrders[member]).map(SQLiteValue.integer) ?? .null)
             }
             try statement.execute(values)
         }

@@ -57,6 +57,8 @@ public final class PersistentStore {
     private let privateCopy: String?
     var insertStatements: [Int: Statement] = [:]
     var updateStatements: [Int: Statement] = [:]
+    /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
+    let fetchSupport = FetchSupport()
 
     /// The store's UUID (`Z_UUID`), which object-ID URIs carry.
     public var uuid: String { metadata.uuid }

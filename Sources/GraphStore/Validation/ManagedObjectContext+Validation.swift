@@ -1,30 +1,57 @@
-/// Checks made before a save writes anything.
+/// Validation of a context's pending changes, as a save runs it (after the `willSave`
+/// hooks, before anything is written) or on demand.
+///
+/// ```swift
+/// let book = try context.insert("Book")
+/// try book.set("price", 5)
+/// do { try context.validateChanges() } catch let failure as any ValidationErrorReporting {
+///     failure.validationErrors.map(\.description)   // ["Book t1: price 5 is below the minimum 15"]
+/// }
+/// ```
 extension ManagedObjectContext {
-    /// Validates every pending change; throws before anything is written.
-    func validateForSave() throws {
-        for object in deleted.values {
-            for (i, r) in object.mapping.relationships.enumerated() where r.relationship.deleteRule == .deny {
-                let count = r.relationship.isToMany ? (try object.loadedToMany(i).count) : (object.toOne[i].isEmpty ? 0 : 1)
-                if count > 0 {
-                    throw DeleteDeniedError(object: object.objectID, key: r.relationship.name, count: count)
-                }
+    /// Checks every pending change as a save would, without saving: inserted objects with
+    /// ``ManagedObject/validateForInsert()``, updated ones with
+    /// ``ManagedObject/validateForUpdate()``, deleted ones with
+    /// ``ManagedObject/validateForDelete()``, then uniqueness constraints against the store
+    /// and among the pending objects.
+    ///
+    /// Throws a ``ValidationError`` for one failure, ``MultipleValidationErrors`` (1560)
+    /// carrying all of them for several, and ``ConstraintConflictError`` (133021) when the
+    /// only failures are uniqueness conflicts. Changes nothing.
+    public func validateChanges() throws {
+        var errors: [ValidationError] = []
+        func collect(_ check: () throws -> Void) throws {
+            do {
+                try check()
+            } catch let failure as any ValidationErrorReporting {
+                errors += failure.validationErrors
             }
         }
+        // Copies: validation code may touch other objects, which must not disturb the walk.
+        for object in inserted.values where object.isInserted && !skipsValidation(object) { try collect(object.validateForInsert) }
+        for object in Array(updated.values) where !object.isDeleted && !skipsValidation(object) { try collect(object.validateForUpdate) }
+        for object in Array(deleted.values) { try collect(object.validateForDelete) }
+        try MultipleValidationErrors.throwIfAny(errors)
+        let conflicts = try uniquenessConflicts()
+        if !conflicts.isEmpty { throw ConstraintConflictError(conflicts) }
     }
-}
 
-/// A delete refused by a Deny rule (Core Data's 1600).
-public struct DeleteDeniedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The object whose delete was refused.
-    public var object: ObjectID
-    /// The relationship with the Deny rule.
-    public var key: String
-    /// How many objects it still holds.
-    public var count: Int
-    /// Core Data's code, `NSValidationRelationshipDeniedDeleteError`.
-    public var code: Int { 1600 }
+    /// Whether an object has nothing to check: no app code (a plain ``ManagedObject``) and
+    /// no rules for its entity. Saving many such objects then costs no call per object.
+    private func skipsValidation(_ object: ManagedObject) -> Bool {
+        type(of: object) == ManagedObject.self && validationPlan(for: object.mapping).checksNothingOnSave
+    }
 
-    public var description: String {
-        "\(object): cannot be deleted while \(key) still holds \(count) object\(count == 1 ? "" : "s") (delete rule Deny)"
+    /// The save pipeline's validation step.
+    func validateForSave() throws {
+        try validateChanges()
+    }
+
+    /// The validation plan of a concrete entity, made once per context.
+    func validationPlan(for mapping: EntityMapping) -> ValidationPlan {
+        if let plan = validationPlans[mapping.number] { return plan }
+        let plan = ValidationPlan(mapping: mapping, model: model)
+        validationPlans[mapping.number] = plan
+        return plan
     }
 }

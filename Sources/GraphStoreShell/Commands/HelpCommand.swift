@@ -15,12 +15,13 @@ enum HelpCommand {
         shell.output(listing(shell.commands))
     }
 
-    /// One line per command: its usage (or name, when the usage is long) and summary.
+    /// One line per command: its usage and summary, the summaries lined up after the
+    /// usual usage width (a longer usage pushes its summary along instead of wrapping).
     static func listing(_ commands: [ShellCommand]) -> String {
-        let column = 24
+        let column = 28
         return commands.map { command in
-            let left = command.usage.count <= column ? command.usage : command.name + " …"
-            return left.padding(toLength: max(column, left.count), withPad: " ", startingAt: 0) + "  " + command.summary + "\n"
+            let padding = String(repeating: " ", count: max(0, column - command.usage.count))
+            return command.usage + padding + "  " + command.summary + "\n"
         }.joined()
     }
 

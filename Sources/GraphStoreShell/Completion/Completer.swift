@@ -79,6 +79,11 @@ public struct Completer {
         case .keyPath:
             guard let mapping = entity.flatMap(mapping) else { return [] }
             return KeyPathCompletion(shell: shell, root: mapping).candidates(for: partial, relationshipsOnly: false)
+        case .assignment:
+            // `key=value`: the entity's attributes, ready for their value.
+            guard !partial.contains("="), let mapping = entity.flatMap(mapping) else { return [] }
+            return mapping.attributes.map(\.attribute.name).sorted().filter { Self.matches($0, partial) }
+                .map { CompletionCandidate($0 + "=", display: $0, terminator: "") }
         case .file:
             return FileNameCompletion(directory: shell.state.directory).candidates(for: partial)
         case .command:
@@ -118,11 +123,12 @@ public struct Completer {
 
 /// What a usage placeholder asks for.
 enum ArgumentKind {
-    case entity, entityPrefix, entityKeyPath, keyPath, file, command, mode, parameter, none
+    case entity, entityPrefix, entityKeyPath, keyPath, assignment, file, command, mode, parameter, none
 
     init(placeholder: String) {
         switch placeholder {
         case _ where placeholder.hasPrefix("ENTITY/"): self = .entityPrefix
+        case _ where placeholder.contains("="): self = .assignment
         case "ENTITY": self = .entity
         case "ENTITY.KEYPATH": self = .entityKeyPath
         case "KEY", "KEYPATH", "KEY_PATH", "ATTRIBUTE", "PROPERTY", "RELATIONSHIP": self = .keyPath

@@ -56,6 +56,8 @@ struct UsagePattern {
         var tokens: [String] = []
         for chunk in usage.split(whereSeparator: \.isWhitespace) {
             var word = Substring(chunk)
+            // `[desc], …`: the comma only separates repetitions.
+            while word.count > 1, word.last == "," { word = word.dropLast() }
             var closing: [String] = []
             while let first = word.first, first == "[" || first == "(" {
                 tokens.append(String(first))
@@ -109,10 +111,15 @@ struct UsagePattern {
         return alternatives
     }
 
-    /// Placeholders are written in capitals: `ENTITY`, `ENTITY.KEYPATH`, `N`,
-    /// `ENTITY/PK[.RELATIONSHIP…]`.
+    /// Placeholders are written in capitals (`ENTITY`, `N`, `ENTITY.KEYPATH`,
+    /// `ENTITY/PK[.RELATIONSHIP…]`, `ENTITY/KEY.relationship`) or as `key=value`; literal
+    /// words are in lower case (`where`, `on|off`, `--model`).
     private static func isPlaceholder(_ text: Substring) -> Bool {
-        text.contains(where: \.isLetter) && text.allSatisfy { $0.isUppercase || $0.isNumber || "_.-/[]…".contains($0) }
+        if text.contains("=") { return true }
+        guard text.contains(where: \.isLetter) else { return false }
+        if text.allSatisfy({ !$0.isLetter || $0.isUppercase }) { return true }
+        // Two capitals in a row: a placeholder with a lower-case part (`ENTITY/KEY.relationship`).
+        return zip(text, text.dropFirst()).contains { $0.isUppercase && $1.isUppercase }
     }
 
     // MARK: - Matching typed words
@@ -143,8 +150,8 @@ struct UsagePattern {
                 for (word, rest) in heads(state) where word.accepts(typed) {
                     var rest = rest
                     if case .placeholder(let name) = word {
-                        if Self.entityPlaceholders.contains(name) {
-                            rest.entity = String(typed.prefix { $0 != "." })
+                        if Self.entityPlaceholders.contains(name) || name.hasPrefix("ENTITY/") {
+                            rest.entity = String(typed.prefix { $0 != "." && $0 != "/" })
                         }
                         if Self.freeTextPlaceholders.contains(name) { rest.freeText = (name, index) }
                     }

@@ -75,8 +75,9 @@ public enum Launcher {
                     if shell.options.bail { break }
                 }
             }
-            warnAboutUnsavedChanges(shell)
-            return shell.state.exitStatus ?? status
+            let final = shell.state.exitStatus ?? status
+            if final == ExitStatus.success { warnAboutUnsavedChanges(shell) }
+            return final
         }
 
         let source: LineSource
@@ -89,8 +90,9 @@ public enum Launcher {
         var session = Session(shell: shell)
         session.colourDiagnostics = colourDiagnostics
         let result = session.run(source)
-        if !source.isInteractive { warnAboutUnsavedChanges(shell) }
-        return result != ExitStatus.success ? result : status
+        let final = result != ExitStatus.success ? result : status
+        if !source.isInteractive, final == ExitStatus.success { warnAboutUnsavedChanges(shell) }
+        return final
     }
 
     // MARK: - Pieces
@@ -170,6 +172,8 @@ public enum Launcher {
         write(descriptor, text)
     }
 
+    /// A script that ends well but leaves changes unsaved has probably forgotten `save`
+    /// (sqlite3 would have committed them); one that failed has said so already.
     private static func warnAboutUnsavedChanges(_ shell: Shell) {
         let summary = ChangeSummary(shell.context)
         guard summary.total > 0 else { return }

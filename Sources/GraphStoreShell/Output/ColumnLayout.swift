@@ -2,8 +2,6 @@
 struct ColumnLayout: Equatable {
     /// The width of each column's values, in terminal columns.
     var widths: [Int]
-    /// Whether a column holds only numbers (they are right-aligned).
-    var numeric: [Bool]
     /// Whether a column was narrowed to fit the terminal: its longer values are cut with
     /// `…`. In other columns a longer value that arrives after the measured rows pushes its
     /// row out of line instead, so that streamed output never loses data.

@@ -90,7 +90,6 @@ public final class ResultWriter: ResultSink {
         var text: String
         var width: Int
         var isNull: Bool
-        var isNumber: Bool
     }
 
     private func render(_ cell: Cell) -> RenderedCell {
@@ -101,45 +100,31 @@ public final class ResultWriter: ResultSink {
             text = cut(text, to: settings.maxColumnWidth)
             width = DisplayWidth.of(text)
         }
-        let isNumber: Bool
-        if case .value(let value) = cell, case .integer = value { isNumber = true }
-        else if case .value(let value) = cell, case .double = value { isNumber = true }
-        else if case .value(let value) = cell, case .decimal = value { isNumber = true }
-        else { isNumber = false }
-        if case .null = cell { return RenderedCell(text: text, width: width, isNull: true, isNumber: false) }
-        return RenderedCell(text: text, width: width, isNull: false, isNumber: isNumber)
+        if case .null = cell { return RenderedCell(text: text, width: width, isNull: true) }
+        return RenderedCell(text: text, width: width, isNull: false)
     }
 
     private var showsHeader: Bool { settings.headers || settings.mode == .markdown }
 
     private func flushPending() {
         var natural = columns.map { showsHeader ? DisplayWidth.of($0) : 0 }
-        var numeric = Array(repeating: true, count: columns.count)
-        var seenValue = Array(repeating: false, count: columns.count)
         for row in pending {
-            for (i, cell) in row.enumerated() {
-                natural[i] = max(natural[i], cell.width)
-                if !cell.isNull {
-                    seenValue[i] = true
-                    if !cell.isNumber { numeric[i] = false }
-                }
-            }
+            for (i, cell) in row.enumerated() { natural[i] = max(natural[i], cell.width) }
         }
         natural = natural.map { max($0, 1) }
         var widths = natural
         if let available = settings.terminalWidth, settings.mode != .markdown {
             widths = ColumnLayout.fit(natural: natural, overhead: ColumnLayout.overhead(columns: columns.count), available: available)
         }
-        let layout = ColumnLayout(
-            widths: widths, numeric: zip(numeric, seenValue).map { $0 && $1 }, narrowed: zip(widths, natural).map { $0 < $1 })
+        let layout = ColumnLayout(widths: widths, narrowed: zip(widths, natural).map { $0 < $1 })
         self.layout = layout
         if settings.mode != .markdown { write(border(widths, position: .top)) }
         if showsHeader {
             let header = columns.map { name in
-                RenderedCell(text: name, width: DisplayWidth.of(name), isNull: false, isNumber: false)
+                RenderedCell(text: name, width: DisplayWidth.of(name), isNull: false)
             }
             writeAligned(header, layout: layout, isHeader: true)
-            write(border(widths, position: .middle, numeric: layout.numeric))
+            write(border(widths, position: .middle))
         }
         for row in pending { writeAligned(row, layout: layout) }
         pending = []
@@ -162,7 +147,8 @@ public final class ResultWriter: ResultSink {
             } else if cell.isNull {
                 text = TerminalStyle.dim.apply(text, if: settings.colour)
             }
-            parts.append(layout.numeric[i] && !isHeader ? padding + text : text + padding)
+            // Left-aligned throughout, numbers included, as sqlite3's table and box modes do.
+            parts.append(text + padding)
         }
         let bar = settings.mode == .box ? "│" : "|"
         write(bar + " " + parts.joined(separator: " \(bar) ") + " " + bar + "\n")
@@ -170,7 +156,7 @@ public final class ResultWriter: ResultSink {
 
     private enum BorderPosition { case top, middle, bottom }
 
-    private func border(_ widths: [Int], position: BorderPosition, numeric: [Bool] = []) -> String {
+    private func border(_ widths: [Int], position: BorderPosition) -> String {
         switch settings.mode {
         case .box:
             let bars = widths.map { String(repeating: "─", count: $0 + 2) }
@@ -180,11 +166,7 @@ public final class ResultWriter: ResultSink {
             case .bottom: return "└" + bars.joined(separator: "┴") + "┘\n"
             }
         case .markdown:
-            // A colon on the right marks a right-aligned (numeric) column.
-            let bars = widths.enumerated().map { i, w in
-                i < numeric.count && numeric[i] ? String(repeating: "-", count: w + 1) + ":" : String(repeating: "-", count: w + 2)
-            }
-            return "|" + bars.joined(separator: "|") + "|\n"
+            return "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
         default:
             return "+" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "+\n"
         }

@@ -13,6 +13,8 @@ public struct OutputSettings: Sendable {
     public var terminalWidth: Int?
     /// Whether to use colour (only on a terminal, and never when `NO_COLOR` is set).
     public var colour = false
+    /// Whether commands echo the SQL they run, with its bound values (`.sql on`).
+    public var echoSQL = false
 
     /// The default settings.
     public init() {}

@@ -1,0 +1,227 @@
+import CSQLiteRaw
+import Foundation
+import GraphStore
+
+/// Fetching from a 1,000,000-word store (WordList model, `byText` fetch index):
+///
+/// 1. `text BEGINSWITH "ab" AND length > 5` through a fetch request (objects made in a fresh
+///    context) vs the hand-written range query through the C API reading the same columns
+///    into Swift values. Target ≤ 1.3×.
+/// 2. Every word made into an object with three values touched (text, length, the category's
+///    ID) through `enumerate` vs a C loop reading the same columns. Target ≤ 1.5×, peak
+///    memory within 1.3×. Each side runs in a child process of its own so that its peak
+///    resident size (`VmHWM`) is its own.
+enum FetchBenchmark {
+    static let wordCount = Int(1_000_000 * benchmarkScale)
+
+    static func run() throws {
+        let path = try prepareStore()
+        print("Fetch: \(wordCount) words, fetch index byText on text")
+        try prefixFetch(path)
+        try materializeAll(path)
+    }
+
+    /// Builds the store once (raw inserts into a schema GraphStore created) and reuses it.
+    static func prepareStore() throws -> String {
+        let path = scratchPath("wordlist-\(wordCount).sqlite")
+        if let store = try? PersistentStore(path: path, model: WordList.indexedModel),
+            (try? store.count(of: store.mapping(for: "Word"))) == wordCount
+        {
+            return path
+        }
+        removeStore(path)
+        print("  building \(path) …")
+        try WordList.insertRaw(WordList.words(wordCount), path: path, model: WordList.indexedModel)
+        let store = try PersistentStore(path: path, model: WordList.indexedModel, readOnly: false)
+        try store.checkpoint()
+        return path
+    }
+
+    // MARK: - BEGINSWITH + length
+
+    static let predicateFormat = #"text BEGINSWITH "ab" AND length > 5"#
+    static let rawPrefixSQL =
+        "SELECT Z_PK, Z_ENT, Z_OPT, ZLENGTH, ZTEXT, ZWORDCATEGORY FROM ZWORD WHERE ZTEXT >= ? AND ZTEXT < ? AND ZLENGTH > ?"
+
+    static func prefixFetch(_ path: String) throws {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        let request = FetchRequest(entityName: "Word", predicate: try ObjectPredicate(format: predicateFormat))
+        print("  SQL: \(try store.sql(for: request))")
+        print("  plan: \(try store.queryPlan(for: request).steps.map(\.detail).joined(separator: "; "))")
+        let repetitions = 200
+        var found = 0
+        let ours = try measure("fetch request, objects (×\(repetitions))") {
+            for _ in 0..<repetitions {
+                let context = ManagedObjectContext(store: store)
+                let words = try context.fetch(request)
+                found = words.count
+            }
+        }
+        var rawFound = 0
+        let raw = try measure("raw C API, same columns (×\(repetitions))") {
+            rawFound = try rawPrefix(path, repetitions: repetitions)
+        }
+        guard found == rawFound else { throw BenchmarkError("fetch found \(found) words, raw SQL \(rawFound)") }
+        print("  \(found) words per fetch")
+        report("BEGINSWITH + length fetch", ours: ours, raw: raw, target: 1.3)
+    }
+
+    /// The hand-written query, prepared once per repetition (as the fetch prepares or reuses
+    /// its statement), every column read into a Swift value.
+    static func rawPrefix(_ path: String, repetitions: Int) throws -> Int {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, rawPrefixSQL, -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var rows: [RawWord] = []
+        for _ in 0..<repetitions {
+            rows = []
+            sqlite3_bind_text(statement, 1, "ab", -1, bench_sqlite_transient())
+            sqlite3_bind_text(statement, 2, "ac", -1, bench_sqlite_transient())
+            sqlite3_bind_int64(statement, 3, 5)
+            while sqlite3_step(statement) == SQLITE_ROW { rows.append(RawWord(statement)) }
+            sqlite3_reset(statement)
+        }
+        return rows.count
+    }
+
+    // MARK: - Every word
+
+    /// Runs both sides in child processes, several times, alternating.
+    static func materializeAll(_ path: String) throws {
+        var runs: [String: [ChildRun]] = [:]
+        var checksums: Set<Int> = []
+        for _ in 0..<benchmarkRuns {
+            for side in ["ours", "raw"] {
+                let run = try child(side, path)
+                runs[side, default: []].append(run)
+                checksums.insert(run.checksum)
+            }
+        }
+        guard checksums.count == 1 else { throw BenchmarkError("the two sides read different values: \(checksums)") }
+        func median(_ side: String, _ value: (ChildRun) -> Double) -> Double {
+            let values = (runs[side] ?? []).map(value).sorted()
+            return values.isEmpty ? 0 : values[values.count / 2]
+        }
+        let ours = Timing(wall: median("ours", \.wall), cpu: median("ours", \.cpu))
+        let raw = Timing(wall: median("raw", \.wall), cpu: median("raw", \.cpu))
+        let (oursPeak, rawPeak) = (median("ours", \.peakMB), median("raw", \.peakMB))
+        for (label, timing, peak) in [("enumerate 1M objects, 3 values touched", ours, oursPeak), ("raw C loop, same columns", raw, rawPeak)] {
+            print(String(format: "  %-44@ %8.3f s wall  %8.3f s cpu  peak %6.1f MB  (median of %d)", label as NSString, timing.wall, timing.cpu, peak, benchmarkRuns))
+        }
+        report("materialize 1M objects", ours: ours, raw: raw, target: 1.5)
+        let ratio = oursPeak / rawPeak
+        print(String(format: "  peak memory: %.2f× raw SQLite (target ≤ 1.3×) %@", ratio, ratio <= 1.3 ? "MET" : "NOT MET"))
+    }
+
+    /// What one child process reports.
+    struct ChildRun {
+        var wall: Double
+        var cpu: Double
+        var peakMB: Double
+        var checksum: Int
+    }
+
+    /// Runs `graphstore-benchmarks fetch-child SIDE PATH` and reads its report.
+    static func child(_ side: String, _ path: String) throws -> ChildRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["fetch-child", side, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard process.terminationStatus == 0, fields.count == 4, let wall = Double(fields[0]), let cpu = Double(fields[1]),
+            let peak = Double(fields[2]), let checksum = Int(fields[3])
+        else { throw BenchmarkError("child \(side) failed: \(String(decoding: data, as: UTF8.self))") }
+        return ChildRun(wall: wall, cpu: cpu, peakMB: peak, checksum: checksum)
+    }
+
+    /// The child's work: one pass, then `wall cpu peakMB checksum` on stdout. The `prefix-`
+    /// sides run the BEGINSWITH fetch 200 times (for profiling it on its own).
+    static func childMain(side: String, path: String) throws {
+        let clock = ContinuousClock()
+        let cpuStart = cpuSeconds()
+        var checksum = 0
+        let elapsed = try clock.measure {
+            switch side {
+            case "raw": checksum = try rawAll(path)
+            case "prefix-raw": checksum = try rawPrefix(path, repetitions: 200)
+            case "prefix-ours": checksum = try oursPrefix(path, repetitions: 200)
+            default: checksum = try oursAll(path)
+            }
+        }
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("\(wall) \(cpuSeconds() - cpuStart) \(peakResidentMB()) \(checksum)")
+    }
+
+    static func oursPrefix(_ path: String, repetitions: Int) throws -> Int {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        let request = FetchRequest(entityName: "Word", predicate: try ObjectPredicate(format: predicateFormat))
+        var found = 0
+        for _ in 0..<repetitions { found = try ManagedObjectContext(store: store).fetch(request).count }
+        return found
+    }
+
+    static func oursAll(_ path: String) throws -> Int {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        let context = ManagedObjectContext(store: store)
+        var checksum = 0
+        try context.enumerate(FetchRequest(entityName: "Word")) { word in
+            let text = try word.value(forKey: "text")?.stringValue ?? ""
+            let length = try word.value(forKey: "length")?.integerValue ?? 0
+            let category = try word.objectID(forKey: "wordCategory")?.primaryKey ?? 0
+            checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+        }
+        return checksum
+    }
+
+    static func rawAll(_ path: String) throws -> Int {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "SELECT Z_PK, ZTEXT, ZLENGTH, ZWORDCATEGORY FROM ZWORD", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var checksum = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let text = String(cString: sqlite3_column_text(statement, 1))
+            let length = sqlite3_column_int64(statement, 2)
+            let category = sqlite3_column_int64(statement, 3)
+            checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+        }
+        return checksum
+    }
+
+    /// `VmHWM` from `/proc/self/status`, in MB.
+    static func peakResidentMB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
+    }
+}
+
+/// A row of the hand-written query, as an app would keep it.
+struct RawWord {
+    var key: Int64
+    var entity: Int64
+    var version: Int64
+    var length: Int64
+    var text: String
+    var category: Int64
+
+    init(_ statement: OpaquePointer?) {
+        key = sqlite3_column_int64(statement, 0)
+        entity = sqlite3_column_int64(statement, 1)
+        version = sqlite3_column_int64(statement, 2)
+        length = sqlite3_column_int64(statement, 3)
+        text = String(cString: sqlite3_column_text(statement, 4))
+        category = sqlite3_column_int64(statement, 5)
+    }
+}

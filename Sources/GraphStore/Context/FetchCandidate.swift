@@ -1,0 +1,42 @@
+/// One result on its way out of a fetch: a stored row's object (or only its ID, for
+/// batched results), or an unsaved object, with the values it sorts by.
+struct FetchCandidate {
+    var id: ObjectID
+    /// The object, when the row was read in full (or the object is unsaved).
+    var object: ManagedObject?
+    /// The values of the request's sort keys, as SQL orders them.
+    var sortValues: [SQLiteValue]
+    /// The last sort key: stored objects by `Z_PK` (as the SQL's `ORDER BY …, t0.Z_PK`),
+    /// then unsaved ones in insertion order.
+    var rank: (temporary: Int, key: Int64)
+    /// Whether reading this row registered the object (it was not in the context before).
+    var isNew = false
+
+    init(id: ObjectID, object: ManagedObject?, sortValues: [SQLiteValue], insertionIndex: Int = 0) {
+        self.id = id
+        self.object = object
+        self.sortValues = sortValues
+        rank = id.primaryKey.map { (0, $0) } ?? (1, Int64(insertionIndex))
+    }
+
+    /// Whether this result comes before `other` in the order of `sorts`.
+    func precedes(_ other: FetchCandidate, in sorts: [FetchQuery.SortColumn]) -> Bool {
+        for (i, sort) in sorts.enumerated() {
+            let order = SQLiteValueOrder.compare(sortValues[i], other.sortValues[i])
+            if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+        }
+        return rank < other.rank
+    }
+}
+
+extension ManagedObject {
+    /// The object's sort values as SQL would compute them from its row: the value at each
+    /// key path, stored the way the store stores it (and folded when case-insensitive).
+    func sortValues(for sorts: [FetchQuery.SortColumn]) throws -> [SQLiteValue] {
+        try sorts.map { sort in
+            let value = RowCodec.encode(try predicateValue(forKeyPath: sort.keyPath).attributeValue, as: sort.attributeType)
+            guard !sort.folding.isEmpty, case .text(let text) = value else { return value }
+            return .text(StringMatching.fold(text, sort.folding))
+        }
+    }
+}

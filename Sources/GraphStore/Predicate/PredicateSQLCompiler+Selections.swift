@@ -1,0 +1,76 @@
+/// Key paths outside the WHERE clause: sort keys and the properties of dictionary results.
+/// Both must be one value per row: an attribute, possibly through to-one relationships.
+extension PredicateSQLCompiler {
+    /// A compiled sort key: the expression to order by.
+    struct SortExpression {
+        var fragment: SQLFragment
+        /// Set when sorting case-insensitively: the options `GS_FOLD` received.
+        var folding: ComparisonOptions
+        var attributeType: AttributeType
+    }
+
+    /// Compiles `keyPath` as an ORDER BY expression (folded when case-insensitive).
+    func compileSortKey(_ keyPath: String, caseInsensitive: Bool) throws -> SortExpression {
+        let value = try selection(keyPath) { FetchError.invalidSortKey(entity: root.mapping.name, keyPath: keyPath, reason: $0) }
+        guard let type = value.attributeType else {
+            throw FetchError.invalidSortKey(entity: root.mapping.name, keyPath: keyPath, reason: "it is a relationship, not an attribute")
+        }
+        guard SQLValueKind.orderable(value.kind, value.kind) || value.kind == .data || value.kind == .uri else {
+            throw FetchError.invalidSortKey(entity: root.mapping.name, keyPath: keyPath, reason: "its values have no order")
+        }
+        guard caseInsensitive, value.kind == .string else { return SortExpression(fragment: value.fragment, folding: [], attributeType: type) }
+        let folding: ComparisonOptions = .caseInsensitive
+        return SortExpression(
+            fragment: .function(.fold, [value.fragment, optionsParameter(folding)]), folding: folding, attributeType: type)
+    }
+
+    /// A property of a dictionary result.
+    enum PropertySelection {
+        /// An attribute's column, decoded with its type.
+        case attribute(SQLFragment, AttributeType)
+        /// A to-one destination: its key and entity number (from the joined row).
+        case object(key: SQLFragment, entity: SQLFragment)
+    }
+
+    /// Compiles a property to fetch: an attribute or a to-one relationship, through to-ones.
+    func compileProperty(_ keyPath: String) throws -> PropertySelection {
+        let invalid = { (reason: String) in FetchError.invalidProperty(entity: self.root.mapping.name, keyPath: keyPath, reason: reason) }
+        let components = keyPath.split(separator: ".").map(String.init)
+        guard let last = components.last else { throw invalid("the key path is empty") }
+        if let owner = try? scopeReached(by: components.dropLast()), let relationship = owner.mapping.relationship(named: last),
+            !relationship.relationship.isToMany, case .foreignKey(let column, _, _) = relationship.storage, !column.isEmpty
+        {
+            let destination = try join(owner, relationship, foreignKey: column)
+            return .object(key: .column(destination.alias, "Z_PK"), entity: .column(destination.alias, "Z_ENT"))
+        }
+        let value = try selection(keyPath, invalid)
+        guard let type = value.attributeType else { throw invalid("only attributes and to-one relationships can be fetched") }
+        return .attribute(value.fragment, type)
+    }
+
+    /// The scope reached by a chain of to-one relationships from the root.
+    private func scopeReached(by components: ArraySlice<String>) throws -> SQLScope {
+        var scope = root
+        for key in components {
+            guard let relationship = scope.mapping.relationship(named: key), !relationship.relationship.isToMany,
+                case .foreignKey(let column, _, _) = relationship.storage, !column.isEmpty
+            else { throw SQLUnsupported("\(key) is not a stored to-one relationship") }
+            scope = try join(scope, relationship, foreignKey: column)
+        }
+        return scope
+    }
+
+    /// A key path that must be one stored value per row.
+    private func selection(_ keyPath: String, _ invalid: (String) -> FetchError) throws -> SQLOperand {
+        let components = keyPath.split(separator: ".").map(String.init)
+        guard !components.isEmpty else { throw invalid("the key path is empty") }
+        let resolved: Operand
+        do {
+            resolved = try resolve(components, from: root)
+        } catch let unsupported as SQLUnsupported {
+            throw invalid(unsupported.reason)
+        }
+        guard case .scalar(let value) = resolved else { throw invalid("it is a to-many relationship") }
+        return value
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// String operators: BEGINSWITH, ENDSWITH, CONTAINS, LIKE and MATCHES through the
+/// registered functions, with an index-friendly key range in front where the operator
+/// pins a literal prefix.
+extension PredicateSQLCompiler {
+    func stringOperation(_ text: SQLOperand, _ op: ComparisonOperator, _ pattern: SQLOperand, options: ComparisonOptions) throws
+        -> SQLCondition
+    {
+        // String operators with a nil side are false in memory.
+        if text.kind == .null || pattern.kind == .null { return .truth(false) }
+        guard text.kind == .string, pattern.kind == .string else {
+            throw SQLUnsupported("\(op.symbol) on \(text.kind) and \(pattern.kind) is evaluated in memory (it raises there)")
+        }
+        let constant = pattern.constant?.stringValue
+        if let constant, [.beginsWith, .endsWith, .contains].contains(op), StringMatching.fold(constant, options).isEmpty {
+            return .truth(false)
+        }
+        if op == .matches, let constant, !PredicateSQLCompiler.isValidRegex(constant, options: options) {
+            throw SQLUnsupported("'\(constant)' is not a valid regular expression (evaluating raises)")
+        }
+        let function: PredicateSQLFunction
+        switch op {
+        case .beginsWith: function = .beginsWith
+        case .endsWith: function = .endsWith
+        case .like: function = .like
+        case .matches: function = .matches
+        default: function = .contains
+        }
+        let call = SQLCondition(fragment: .function(function, [text.fragment, pattern.fragment, optionsParameter(options)]), nullable: false)
+        guard case .column = text.fragment, let constant, PredicateSQLCompiler.folding(options).isEmpty,
+            let prefix = PredicateSQLCompiler.literalPrefix(of: constant, for: op)
+        else { return call }
+        return .and([prefixRange(text, prefix), call])
+    }
+
+    /// `col >= prefix AND col < successor`: the rows whose text starts with `prefix`
+    /// byte for byte, which an index on the column finds by a range search. The function
+    /// after it still decides (graphemes, LIKE wildcards), so the range only narrows.
+    private func prefixRange(_ text: SQLOperand, _ prefix: String) -> SQLCondition {
+        var parts = [SQLCondition(fragment: .comparison(text.fragment, .greaterOrEqual, .parameter(.text(prefix))), nullable: true)]
+        if let successor = PredicateSQLCompiler.successor(of: prefix) {
+            parts.append(SQLCondition(fragment: .comparison(text.fragment, .less, .parameter(.text(successor))), nullable: true))
+        }
+        return .and(parts)
+    }
+
+    /// The literal text every match must start with: the whole BEGINSWITH operand, or
+    /// a LIKE pattern up to its first wildcard or escape. Nil when there is none.
+    static func literalPrefix(of pattern: String, for op: ComparisonOperator) -> String? {
+        switch op {
+        case .beginsWith:
+            return pattern.isEmpty ? nil : pattern
+        case .like:
+            let prefix = String(pattern.unicodeScalars.prefix { $0 != "*" && $0 != "?" && $0 != "\\" })
+            return prefix.isEmpty ? nil : prefix
+        default:
+            return nil
+        }
+    }
+
+    /// The smallest string greater than every string that starts with `prefix`: the
+    /// prefix with its last scalar incremented (SQLite compares text by UTF-8 bytes, which
+    /// is code point order). Nil when no such string exists (all U+10FFFF).
+    static func successor(of prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: scalars)
+                return String(text)
+            }
+        }
+        return nil
+    }
+
+    /// Whether MATCHES can compile the pattern with these options (as the evaluator would).
+    static func isValidRegex(_ pattern: String, options: ComparisonOptions) -> Bool {
+        var regexPattern = pattern
+        var regexOptions: NSRegularExpression.Options = []
+        if !options.contains(.normalized) {
+            if options.contains(.diacriticInsensitive) { regexPattern = StringMatching.removingDiacritics(regexPattern) }
+            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        }
+        return RegexCache.shared.expression(regexPattern, options: regexOptions) != nil
+    }
+}

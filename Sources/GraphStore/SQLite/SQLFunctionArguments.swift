@@ -1,0 +1,89 @@
+import CSQLite
+import Foundation
+
+/// The arguments of one call of an SQL function, read in place: text is handed out as the
+/// UTF-8 bytes SQLite holds, so a function that can answer from the bytes allocates nothing.
+///
+/// ```swift
+/// try db.registerInPlaceFunction("IS_ASCII", argumentCount: 1) { arguments in
+///     guard let bytes = arguments.utf8(0) else { return .null }
+///     return .integer(bytes.allSatisfy { $0 < 0x80 } ? 1 : 0)
+/// }
+/// ```
+public struct SQLFunctionArguments {
+    /// The number of arguments.
+    public let count: Int
+    private let values: UnsafeMutablePointer<OpaquePointer?>?
+
+    init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?) {
+        self.count = Int(count)
+        self.values = values
+    }
+
+    private func value(at index: Int) -> OpaquePointer? { values?[index] }
+
+    /// Whether an argument is NULL.
+    public func isNull(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_NULL }
+
+    /// Whether an argument is text.
+    public func isText(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_TEXT }
+
+    /// An argument as an integer (SQLite's conversion rules apply).
+    public func int64(_ index: Int) -> Int64 { sqlite3_value_int64(value(at: index)) }
+
+    /// A text argument's UTF-8 bytes, valid during the call only; nil unless it is text.
+    public func utf8(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        let argument = value(at: index)
+        guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument) else { return nil }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
+    }
+
+    /// An argument with its storage class preserved (text and blobs copied).
+    public func value(_ index: Int) -> SQLiteValue { SQLiteValue(sqlite: value(at: index)) }
+}
+
+extension Connection {
+    /// Registers an SQL function that reads its arguments in place (see ``SQLFunctionArguments``),
+    /// for functions called once per row of large scans.
+    ///
+    /// - Throwing from `body` makes the SQL statement fail with the error's description.
+    public func registerInPlaceFunction(
+        _ name: String, argumentCount: Int32, deterministic: Bool = true,
+        _ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue
+    ) throws(SQLiteError) {
+        // SQLite owns the box and releases it (xDestroy) when the function goes away.
+        let box = Unmanaged.passRetained(InPlaceFunction(body)).toOpaque()
+        let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
+        let rc = sqlite3_create_function_v2(
+            handle, name, argumentCount, flags, box,
+            { context, count, arguments in
+                guard let context, let data = sqlite3_user_data(context) else { return }
+                let function = Unmanaged<InPlaceFunction>.fromOpaque(data).takeUnretainedValue()
+                do {
+                    setResult(context, try function.body(SQLFunctionArguments(count: count, values: arguments)))
+                } catch {
+                    sqlite3_result_error(context, "\(error)", -1)
+                }
+            }, nil, nil, { data in data.map { Unmanaged<InPlaceFunction>.fromOpaque($0).release() } })
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
+    }
+}
+
+/// Keeps a Swift function alive for as long as SQLite may call it.
+private final class InPlaceFunction {
+    let body: (SQLFunctionArguments) throws -> SQLiteValue
+    init(_ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue) { self.body = body }
+}
+
+private func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {
+    switch value {
+    case .null: sqlite3_result_null(context)
+    case .integer(let v): sqlite3_result_int64(context, v)
+    case .real(let v): sqlite3_result_double(context, v)
+    case .text(let s): sqlite3_result_text(context, s, -1, graphstore_sqlite_transient())
+    case .blob(let d):
+        d.withUnsafeBytes { raw in
+            sqlite3_result_blob(context, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// A fetch request compiled for one kind of result: the statement's text and values, how
+/// to read its rows, and the part of the predicate left to the in-memory evaluator.
+///
+/// Shapes (`t0` is the fetched entity's table):
+///
+///     SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z… [, sort values]     -- objects
+///     SELECT t0.Z_PK, t0.Z_ENT [, sort values]                       -- object IDs, batches
+///     SELECT COUNT(*)                                                -- count
+///     SELECT [DISTINCT] t0.ZA, t1.ZB, …                              -- dictionaries
+///     FROM ZENTITY t0 LEFT JOIN ZDEST t1 ON t1.Z_PK = t0.ZREL …      -- to-one key paths
+///     WHERE t0.Z_ENT IN (?, …) AND <compiled conjuncts>              -- Z_ENT unless the entity owns the table
+///     ORDER BY <sort keys>, t0.Z_PK LIMIT ? OFFSET ?
+///
+/// Sort values are selected with the rows so that unsaved objects can be merged into the
+/// stored order without reading anything again.
+struct FetchQuery {
+    /// What each row of the statement holds.
+    enum Selection {
+        case rows, keys, count, properties
+    }
+
+    /// One ORDER BY key, as the merge of unsaved objects needs it.
+    struct SortColumn {
+        var keyPath: String
+        var ascending: Bool
+        /// Non-empty when the SQL sorts by `GS_FOLD(value, folding)`.
+        var folding: ComparisonOptions
+        var attributeType: AttributeType
+    }
+
+    /// One property of a dictionary result.
+    struct PropertyColumn {
+        var name: String
+        /// The attribute type, or nil for a to-one relationship (two columns: key, entity).
+        var attributeType: AttributeType?
+    }
+
+    var sql: String
+    var bindings: [SQLiteValue]
+    var selection: Selection
+    /// The fetched entity.
+    var mapping: EntityMapping
+    /// The entities whose rows qualify (the entity, and its sub-entities unless excluded).
+    var family: [EntityMapping]
+    /// Reads full rows (selection `.rows`).
+    var reader: RowReader?
+    /// The result column where the sort values start.
+    var sortStart: Int
+    var sorts: [SortColumn]
+    var properties: [PropertyColumn]
+    /// The conjuncts SQL could not express, evaluated in memory on each row it returns.
+    var residual: ObjectPredicate?
+    /// Why each residual conjunct stayed in memory.
+    var notes: [String]
+}
+
+extension PersistentStore {
+    /// Compiles a request, without a window (see ``FetchQuery/windowed(limit:offset:)``);
+    /// `keys` restricts it to rows with those `Z_PK`s.
+    func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]? = nil) throws -> FetchQuery {
+        try request.validate()
+        let mapping = try self.mapping(for: request.entityName)
+        let family = request.includesSubentities ? self.family(of: mapping) : [mapping]
+        let compiler = PredicateSQLCompiler(entity: mapping) { [unowned self] name in try self.mapping(for: name) }
+        let filter = try request.predicate.map { try compiler.compileFilter($0) } ?? PredicateSQLCompiler.Filter()
+        let sortExpressions = try request.sortKeys.map { try compiler.compileSortKey($0.keyPath, caseInsensitive: $0.caseInsensitive) }
+        let properties = selection == .properties ? try request.propertiesToFetch.map { ($0, try compiler.compileProperty($0)) } : []
+        var renderer = SQLRenderer()
+        var query = FetchQuery(
+            sql: "", bindings: [], selection: selection, mapping: mapping, family: family, reader: nil, sortStart: 0,
+            sorts: zip(request.sortKeys, sortExpressions).map {
+                FetchQuery.SortColumn(keyPath: $0.keyPath, ascending: $0.ascending, folding: $1.folding, attributeType: $1.attributeType)
+            },
+            properties: [], residual: filter.residual, notes: filter.notes)
+        var columns: [String]
+        switch selection {
+        case .rows:
+            let reader = RowReader(family: family)
+            query.reader = reader
+            columns = [reader.selectList(alias: "t0")]
+            query.sortStart = 3 + reader.columns.count
+        case .keys:
+            columns = ["t0.Z_PK", "t0.Z_ENT"]
+            query.sortStart = 2
+        case .count:
+            columns = ["COUNT(*)"]
+        case .properties:
+            columns = []
+            for (name, property) in properties {
+                switch property {
+                case .attribute(let fragment, let type):
+                    columns.append(renderer.render(fragment))
+                    query.properties.append(FetchQuery.PropertyColumn(name: name, attributeType: type))
+                case .object(let key, let entity):
+                    columns.append(renderer.render(key))
+                    columns.append(renderer.render(entity))
+                    query.properties.append(FetchQuery.PropertyColumn(name: name, attributeType: nil))
+                }
+            }
+        }
+        if selection == .rows || selection == .keys {
+            columns += sortExpressions.map { renderer.render($0.fragment) }
+        }
+        let distinct = selection == .properties && request.returnsDistinctResults ? "DISTINCT " : ""
+        var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(mapping.table) t0"
+        for join in compiler.mainJoins { sql += " " + renderer.render(join) }
+        var conditions: [String] = []
+        if !(request.includesSubentities && mapping.ownsWholeTable) {
+            let numbers = family.map { SQLiteValue.integer(Int64($0.number)) }
+            conditions.append("t0.Z_ENT IN (\(renderer.bind(numbers).joined(separator: ", ")))")
+        }
+        conditions += filter.conditions.map { renderer.render($0) }
+        if let keys {
+            conditions.append("t0.Z_PK IN (\(renderer.bind(keys.map { .integer($0) }).joined(separator: ", ")))")
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if selection != .count, !sortExpressions.isEmpty {
+            var keys = zip(sortExpressions, request.sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
+            // A unique last key makes the order total, so windows and merges are stable.
+            if selection != .properties { keys.append("t0.Z_PK") }
+            sql += " ORDER BY " + keys.joined(separator: ", ")
+        }
+        query.sql = sql
+        query.bindings = renderer.bindings
+        return query
+    }
+}
+
+extension FetchQuery {
+    /// The query with `LIMIT ? OFFSET ?` (the caller may widen the request's window to
+    /// make room for unsaved changes or for rows an in-memory residual rejects).
+    func windowed(limit: Int?, offset: Int) -> FetchQuery {
+        guard selection != .count, limit != nil || offset > 0 else { return self }
+        var query = self
+        query.sql += " LIMIT ? OFFSET ?"
+        query.bindings += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        return query
+    }
+}

@@ -1,0 +1,59 @@
+import OrderedCollections
+
+/// Uniqueness constraints at save: the inserted and updated objects must not share the
+/// constrained values with each other, nor with stored objects that keep them.
+///
+/// A value that is missing (nil) in any constrained property never conflicts, as NULLs in
+/// an SQL unique index do not.
+extension ManagedObjectContext {
+    /// One conflict per pending object that shares its constrained values.
+    func uniquenessConflicts() throws -> [ValidationError] {
+        var pendingByConstraint: OrderedDictionary<ValidationPlan.Constraint, [ManagedObject]> = [:]
+        for object in inserted.values + updated.values where !object.isDeleted {
+            for constraint in validationPlan(for: object.mapping).constraints {
+                pendingByConstraint[constraint, default: []].append(object)
+            }
+        }
+        var found: [ValidationError] = []
+        for (constraint, objects) in pendingByConstraint {
+            found += try conflicts(of: constraint, among: objects)
+        }
+        return found
+    }
+
+    private func conflicts(of constraint: ValidationPlan.Constraint, among objects: [ManagedObject]) throws -> [ValidationError] {
+        // Sub-entities may place a key at another index: read each object by its own mapping.
+        var byValues: OrderedDictionary<[AttributeValue], [ManagedObject]> = [:]
+        for object in objects {
+            let indexes = constraint.keys.compactMap { object.mapping.attributeIndex(of: $0) }
+            let values = indexes.compactMap { object.values[$0] }
+            guard values.count == constraint.keys.count else { continue }
+            byValues[values, default: []].append(object)
+        }
+        guard !byValues.isEmpty else { return [] }
+        let scope = try store.mapping(for: constraint.declaringEntity)
+        let stored = try store.rowsMatching(scope, keys: constraint.keys, tuples: Array(byValues.keys))
+        var conflicts: [ValidationError] = []
+        for (values, members) in byValues {
+            let memberIDs = Set(members.map(\.objectID))
+            var others: [ObjectID] = []
+            for row in stored[values] ?? [] {
+                guard let mapping = store.mapping(number: row.entityNumber) else { continue }
+                let id = ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: row.primaryKey)
+                guard !memberIDs.contains(id) else { continue }
+                // A deleted object gives its value up; an updated one is judged by its
+                // value in memory, which it is already compared with among the members.
+                if let object = registered[id], object.isDeleted || updated[ObjectIdentifier(object)] != nil { continue }
+                others.append(id)
+            }
+            guard members.count + others.count > 1 else { continue }
+            let key = constraint.keys.joined(separator: ",")
+            let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
+            for member in members {
+                let related = members.filter { $0 !== member }.map(\.objectID) + others
+                conflicts.append(ValidationError(objectID: member.objectID, key: key, value: value, rule: .unique(constraint.keys), relatedObjects: related))
+            }
+        }
+        return conflicts
+    }
+}

@@ -1,0 +1,117 @@
+import GraphStore
+
+/// The arguments of `fetch`, `count` and `explain`:
+/// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`.
+///
+/// Clause words are found outside quotes and brackets, so a predicate may hold them in
+/// strings or inside `SUBQUERY(…)`; a key named like a clause word is written `#limit`.
+struct FetchCommandLine {
+    var request: FetchRequest
+
+    /// The clause words, in the order they may appear.
+    private static let clauses = ["where", "sort", "limit", "offset"]
+
+    init(_ text: Substring, command: String, shell: Shell) throws {
+        let usage = "usage: \(command) ENTITY [where PREDICATE] [sort KEY [desc], …] [limit N] [offset N]"
+        var parts = FetchCommandLine.split(text)
+        guard let entityWord = parts.removeValue(forKey: "")?.trimmingCharacters(in: .whitespaces), !entityWord.isEmpty,
+            !entityWord.contains(" ")
+        else { throw ShellError(usage) }
+        request = FetchRequest(entityName: try shell.mapping(entityWord).name)
+        if let predicate = parts["where"] {
+            do {
+                request.predicate = try ObjectPredicate(format: predicate)
+            } catch let error as PredicateParseError {
+                throw ShellError("\(command): bad predicate: \(error)")
+            }
+        }
+        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usage: usage) }
+        if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(limit, "limit") }
+        if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(offset, "offset") }
+    }
+
+    /// The text of each clause by its word ("" for the text before the first clause).
+    private static func split(_ text: Substring) -> [String: String] {
+        var parts: [String: String] = [:]
+        var current = ""
+        var word = ""
+        var clause = ""
+        var depth = 0
+        var quote: Character?
+        var escaped = false
+        func endWord() {
+            if depth == 0, quote == nil, clauses.contains(word.lowercased()), parts[word.lowercased()] == nil, clause != word.lowercased() {
+                current.removeLast(word.count)
+                parts[clause] = current.trimmingCharacters(in: .whitespaces)
+                clause = word.lowercased()
+                current = ""
+            }
+            word = ""
+        }
+        for character in text {
+            if escaped {
+                escaped = false
+            } else if let open = quote {
+                if character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if "({[".contains(character) {
+                depth += 1
+            } else if ")}]".contains(character) {
+                depth -= 1
+            }
+            if character.isWhitespace, quote == nil {
+                endWord()
+            } else if quote == nil, !"\"'".contains(character) {
+                word.append(character)
+            }
+            current.append(character)
+        }
+        endWord()
+        parts[clause] = current.trimmingCharacters(in: .whitespaces)
+        return parts
+    }
+
+    /// `name desc, category.name nocase`.
+    private static func sortKeys(_ text: String, usage: String) throws -> [SortKey] {
+        try text.split(separator: ",").map { item in
+            let words = item.split(separator: " ").map(String.init)
+            guard var key = words.first.map({ SortKey($0) }) else { throw ShellError(usage) }
+            for word in words.dropFirst() {
+                switch word.lowercased() {
+                case "asc": key.ascending = true
+                case "desc": key.ascending = false
+                case "nocase": key.caseInsensitive = true
+                default: throw ShellError("sort: expected asc, desc or nocase after \(key.keyPath), not \(word)")
+                }
+            }
+            return key
+        }
+    }
+
+    private static func count(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            throw ShellError("\(name) must be a whole number, not \(text)")
+        }
+        return value
+    }
+}
+
+extension Shell {
+    /// Compiles a request (so a bad key path fails before any output) and prints its SQL
+    /// when `.sql on` is set.
+    func prepareSQL(for request: FetchRequest, resultType: FetchResultType) throws {
+        let generated = try requireStore().sql(for: request, resultType: resultType)
+        if settings.echoSQL { output(SQLText.lines(generated)) }
+    }
+}
+
+/// The `-- sql:` lines shown by `.sql on` and `explain`.
+enum SQLText {
+    static func lines(_ generated: GeneratedSQL) -> String {
+        var text = "-- sql: \(generated.sql)\n"
+        if !generated.bindings.isEmpty { text += "-- bindings: \(generated.bindingsDescription)\n" }
+        if let inMemory = generated.inMemoryPredicate { text += "-- in memory: \(inMemory.predicateFormat)\n" }
+        return text
+    }
+}

@@ -1,0 +1,29 @@
+import GraphStore
+
+/// `insert ENTITY key=value …`: a new object with typed values (saved by `save`).
+enum InsertCommand {
+    static let command = ShellCommand(
+        "insert", usage: "insert ENTITY [key=value …]",
+        summary: "insert an object; values typed by attribute (nil clears; quote text with spaces); prints its temporary ID",
+        example: "insert Book title=\"Dune\" price=18.5 published=2020-01-01T00:00:00Z", writes: true
+    ) { shell, words, rest in
+        guard let name = words.first else { throw ShellError("usage: insert ENTITY [key=value …]") }
+        let mapping = try shell.mapping(name)
+        let assignments = try Assignment.parse(rest.drop(while: \.isWhitespace).dropFirst(name.count))
+        let context = try shell.requireContext()
+        let object: ManagedObject
+        do {
+            object = try context.insert(mapping.name)
+        } catch {
+            throw ShellError("\(error)")
+        }
+        do {
+            try SetCommand.apply(assignments, to: object)
+        } catch {
+            // An insert whose values do not fit is not left half-made in the context.
+            try? context.delete(object)
+            throw error
+        }
+        shell.output("inserted \(object.objectID)\n")
+    }
+}

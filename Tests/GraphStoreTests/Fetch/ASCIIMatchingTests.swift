@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import GraphStore
+
+/// The byte-level ASCII answers of the SQL functions agree with `StringMatching`.
+@Suite("ASCII fast paths of the predicate functions")
+struct ASCIIMatchingTests {
+    @Test("random ASCII strings with CR, LF and case: same answers as the evaluator")
+    func agree() {
+        var rng = SeededGenerator(state: 42)
+        let alphabet: [Character] = ["a", "A", "b", "B", "\r", "\n", " "]
+        func random(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
+        for _ in 0..<4000 {
+            let text = random(Int.random(in: 0...6, using: &rng))
+            let part = random(Int.random(in: 0...3, using: &rng))
+            for options in [ComparisonOptions(), .caseInsensitive, [.caseInsensitive, .diacriticInsensitive], .normalized] {
+                let fold = { (s: String) in Array((options.contains(.caseInsensitive) && !options.contains(.normalized) ? s.lowercased() : s).utf8) }
+                let (a, b) = (fold(text), fold(part))
+                #expect(ASCII.hasPrefix(a, b) == StringMatching.hasPrefix(text, part, options: options), "\(text.debugDescription) BEGINSWITH \(part.debugDescription)")
+                #expect(ASCII.hasSuffix(a, b) == StringMatching.hasSuffix(text, part, options: options), "\(text.debugDescription) ENDSWITH \(part.debugDescription)")
+                #expect(ASCII.contains(a, b) == StringMatching.contains(text, part, options: options), "\(text.debugDescription) CONTAINS \(part.debugDescription)")
+                #expect(a.elementsEqual(b) == StringMatching.equal(text, part, options: options))
+            }
+        }
+    }
+
+    @Test("through SQL: functions answer the same for ASCII and non-ASCII operands")
+    func throughSQL() throws {
+        let (store, context) = try FetchFixtures.peopleStore()
+        for name in ["ab\r\ncd", "AB", "abc\r", "é\r\nx", "Éb"] { try context.insert("Person").set("name", name) }
+        try context.save()
+        let reader = ManagedObjectContext(store: store)
+        let everyone = try reader.fetch("Person")
+        for format in ["name BEGINSWITH 'ab\\r'", "name ENDSWITH '\\ncd'", "name CONTAINS[c] 'B'", "name ==[c] 'ab'", "name <[c] 'AC'", "name CONTAINS '\\r'", "name BEGINSWITH[cd] 'e'"] {
+            let predicate = try ObjectPredicate(format: format)
+            let memory = Set(try everyone.filter { try predicate.evaluate(with: $0) }.map(\.objectID))
+            let sql = Set(try reader.fetchObjectIDs(FetchRequest(entityName: "Person", predicate: predicate)))
+            #expect(memory == sql, "\(format)")
+        }
+    }
+}
