@@ -165,6 +165,12 @@ import Testing
         // The bindings substitute into predicates.
         let predicate = try ObjectPredicate(format: "price >= $minPrice").withSubstitutionVariables(bindings)
         #expect(predicate.predicateFormat == "price >= 12")
+        // fetch and count substitute them.
+        harness.clear()
+        harness.run([".parameter set minPrice 12", ".mode csv", "count Book where price >= $minPrice", "fetch Book where price < $minPrice sort title"])
+        #expect(harness.output == "count\n1\nobject,price,title,category\nBook p1,10,The first book,BookCategory p1\nBook p3,10,The third book,BookCategory p2\n")
+        #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
+        #expect(harness.run(["count Book where price > $unbound"]) == 1)
         #expect(harness.run([".parameter unset nope"]) == 1)
         #expect(harness.run([".parameter set 1x 2"]) == 1)
         harness.run([".parameter clear"])

@@ -20,7 +20,8 @@ struct FetchCommandLine {
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
             do {
-                request.predicate = try ObjectPredicate(format: predicate)
+                // `$NAME` takes the value `.parameter set NAME VALUE` bound.
+                request.predicate = try ObjectPredicate(format: predicate).withSubstitutionVariables(shell.parameters.bindings)
             } catch let error as PredicateParseError {
                 throw ShellError("\(command): bad predicate: \(error)")
             }

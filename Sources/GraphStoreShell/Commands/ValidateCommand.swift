@@ -22,7 +22,7 @@ enum ValidateCommand {
                 throw ShellError("usage: validate [ENTITY] [where PREDICATE]")
             }
             do {
-                predicate = try ObjectPredicate(format: String(remainder.dropFirst(5)))
+                predicate = try ObjectPredicate(format: String(remainder.dropFirst(5))).withSubstitutionVariables(shell.parameters.bindings)
             } catch {
                 throw ShellError("validate: \(error)")
             }
