@@ -15,7 +15,7 @@ public enum Launcher {
             return error.exitCode
         }
         if options.showsHelp {
-            writeOut(HelpText.text)
+            writeOut(LaunchOptions.helpText)
             return ExitStatus.success
         }
         if options.showsVersion {
