@@ -9,6 +9,8 @@ struct LayoutResolver {
     let model: ManagedObjectModel
     let numbers: [String: Int]
     let schema: DatabaseSchema?
+    /// Entity name to the older name the store's `Z_PRIMARYKEY` records, where they differ.
+    let storeNames: [String: String]
     private(set) var differences: [String] = []
 
     /// Columns chosen for each (declaring entity, property) pair.
@@ -21,10 +23,11 @@ struct LayoutResolver {
         var property: String
     }
 
-    init(model: ManagedObjectModel, numbers: [String: Int], schema: DatabaseSchema?) {
+    init(model: ManagedObjectModel, numbers: [String: Int], schema: DatabaseSchema?, storeNames: [String: String] = [:]) {
         self.model = model
         self.numbers = numbers
         self.schema = schema
+        self.storeNames = storeNames
     }
 
     /// Resolves every entity. Differences with the schema are in ``differences`` afterwards.
@@ -42,10 +45,19 @@ struct LayoutResolver {
 
     static func tableName(root: String) -> String { "Z" + root.uppercased() }
 
+    /// The root's table: named after the entity, or, where a renaming left the store's
+    /// table under the old name, that one.
+    private func table(forRoot root: String) -> String {
+        let table = LayoutResolver.tableName(root: root)
+        guard let schema, schema.table(table) == nil, let old = storeNames[root] else { return table }
+        let oldTable = LayoutResolver.tableName(root: old)
+        return schema.table(oldTable) == nil ? table : oldTable
+    }
+
     // MARK: - Columns
 
     private mutating func assignColumns(root: EntityDescription) {
-        let table = LayoutResolver.tableName(root: root.name)
+        let table = table(forRoot: root.name)
         let existing = schema?.table(table)
         if schema != nil, existing == nil {
             differences.append("entity \(root.name): table \(table) is missing")
@@ -119,7 +131,7 @@ struct LayoutResolver {
         return EntityMapping(
             entity: entity, number: numbers[entity.name] ?? 0,
             superNumber: entity.parent.flatMap { numbers[$0] } ?? 0,
-            rootName: root.name, table: LayoutResolver.tableName(root: root.name),
+            rootName: root.name, table: table(forRoot: root.name),
             numbersWithDescendants: family.compactMap { numbers[$0.name] },
             ownsWholeTable: entity.parent == nil,
             attributes: attributes, relationships: relationships)

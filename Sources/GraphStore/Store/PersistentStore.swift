@@ -149,28 +149,11 @@ public final class PersistentStore {
         } else {
             chosen = try ModelLocator.model(forStoreAt: path, connection: connection, schema: schema, records: records, metadata: metadata)
         }
-        var numbers: [String: Int] = [:]
-        var differences: [String] = []
-        let byName = Dictionary(records.values.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        for entity in chosen.0.entities {
-            if let record = byName[entity.name] ?? entity.renamingIdentifier.flatMap({ byName[$0] }) {
-                numbers[entity.name] = record.number
-            } else {
-                differences.append("entity \(entity.name) is in the model but not in the store's Z_PRIMARYKEY")
-            }
-        }
-        let modelNames = Set(chosen.0.entities.map(\.name) + chosen.0.entities.compactMap(\.renamingIdentifier))
-        for record in records.values.sorted(by: { $0.number < $1.number }) where record.number < 16000 && !modelNames.contains(record.name) {
-            differences.append("entity \(record.name) (Z_ENT \(record.number)) is in the store but not in the model")
-        }
-        for entity in chosen.0.entities {
-            guard let number = numbers[entity.name], let record = records[number] else { continue }
-            let expected = entity.parent.flatMap { numbers[$0] } ?? 0
-            if record.superNumber != expected {
-                differences.append("entity \(entity.name): the store records parent Z_ENT \(record.superNumber), the model says \(entity.parent ?? "none")")
-            }
-        }
-        var resolver = LayoutResolver(model: chosen.0, numbers: numbers, schema: schema)
+        let numbering = EntityNumbering(model: chosen.0, records: records, metadata: metadata, schema: schema)
+        let numbers = numbering.numbers
+        anomalies += numbering.notes
+        var differences = numbering.differences
+        var resolver = LayoutResolver(model: chosen.0, numbers: numbers, schema: schema, storeNames: numbering.storeNames)
         let mappings = resolver.resolve()
         differences += resolver.differences
         guard differences.isEmpty else { throw .modelMismatch(path: path, differences: differences) }
