@@ -2,7 +2,6 @@
 import PackageDescription
 
 // Dependencies, each for one job:
-// - swift-argument-parser: graphstore's flags, their checking, usage errors and --help.
 // - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
 //   (Foundation has no hashing on Linux).
 // - swift-collections: OrderedSet for to-many relationships (order kept, membership in O(1)).
@@ -15,7 +14,6 @@ let package = Package(
         .executable(name: "graphstore", targets: ["graphstore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
@@ -31,10 +29,9 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        .target(
-            name: "GraphStoreShell",
-            dependencies: ["GraphStore", "CEditLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
-        ),
+        .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
+        // The command line is parsed by GraphStoreShell's LaunchOptions: it keeps -c and -f in
+        // order, maps usage errors to exit status 2, and adds nothing to start-up time.
         .executableTarget(name: "graphstore", dependencies: ["GraphStoreShell"]),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),

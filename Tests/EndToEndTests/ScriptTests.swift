@@ -84,7 +84,7 @@ import Testing
     @Test func helpAndVersionExitZero() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("USAGE: graphstore [OPTIONS] [STORE [COMMAND...]]"))
+        #expect(help.stdout.contains("Usage: graphstore [OPTIONS] [STORE [COMMAND...]]"))
         #expect(help.stdout.contains("4  the store could not be opened"))
         let version = try Self.run(["--version"])
         #expect(version.status == 0)

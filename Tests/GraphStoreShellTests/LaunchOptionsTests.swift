@@ -5,10 +5,9 @@ import Testing
 /// The command line.
 @Suite struct LaunchOptionsTests {
     @Test func commandsAndFilesKeepTheirOrder() throws {
-        let options = try LaunchOptions.parse(["-c", ".mode csv", "store.sqlite", "-f", "a.gs", "--command=.entities", "--file=b.gs", "-c", ".rows Book", ".schema"])
+        let options = try LaunchOptions.parse(["-c", ".mode csv", "store.sqlite", "-f", "a.gs", "--command=.entities", "-c.rows Book", ".schema"])
         #expect(options.store == "store.sqlite")
-        #expect(
-            options.actions == [.command(".mode csv"), .file("a.gs"), .command(".entities"), .file("b.gs"), .command(".rows Book"), .command(".schema")])
+        #expect(options.actions == [.command(".mode csv"), .file("a.gs"), .command(".entities"), .command(".rows Book"), .command(".schema")])
     }
 
     @Test func flags() throws {
@@ -34,12 +33,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--bogus"], "Unknown option '--bogus'"),
-        (["-json"], "Unknown option '-json'. Did you mean '--json'?"),
-        (["-c"], "Missing value for '-c <CMD>'"),
+        (["--bogus"], "unknown option --bogus"),
+        (["-json"], "unknown option -json (did you mean --json?)"),
+        (["-c"], "-c needs a value"),
         (["--mode", "fancy"], "no output mode fancy"),
-        (["--write=yes"], "The option '--write' does not take any value"),
-        (["a.sqlite", "-f"], "Missing value for '-f <FILE>'"),
+        (["--write=yes"], "--write takes no value"),
     ])
     func usageErrorsExitWithTwo(arguments: [String], message: String) {
         do {
@@ -53,9 +51,9 @@ import Testing
     }
 
     @Test func helpDocumentsEveryOptionAndExitCode() {
-        #expect(Set(LaunchOptions.longOptions).isSuperset(of: ["--command", "--file", "--mode", "--json", "--no-headers", "--bail", "--no-bail", "--write", "--model", "--init", "--no-rc", "--help", "--version"]))
+        for option in LaunchOptions.longOptions { #expect(HelpText.text.contains(option), "\(option)") }
         for line in ["0  success", "1  a command failed", "2  usage error", "3  validate found", "4  the store could not be opened"] {
-            #expect(LaunchOptions.helpText.contains(line))
+            #expect(HelpText.text.contains(line))
         }
     }
 

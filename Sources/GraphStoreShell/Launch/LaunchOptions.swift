@@ -1,4 +1,3 @@
-import ArgumentParser
 /// The `graphstore` command line, parsed.
 ///
 /// ```
@@ -50,68 +49,83 @@ public struct LaunchOptions: Sendable, Equatable {
 
     /// Parses the arguments (without the program name). Errors are usage errors (exit 2).
     public static func parse(_ arguments: [String]) throws(ShellError) -> LaunchOptions {
-        let parsed: CommandLineArguments
-        do {
-            parsed = try CommandLineArguments.parse(arguments)
-        } catch {
-            if CommandLineArguments.exitCode(for: error) == .success {
-                var options = LaunchOptions()
-                options.showsHelp = true
-                return options
-            }
-            throw usage(CommandLineArguments.message(for: error))
-        }
         var options = LaunchOptions()
-        options.store = parsed.store
-        options.actions = ordered(commands: parsed.commands, files: parsed.files, in: arguments)
-        options.actions += parsed.trailingCommands.map(Action.command)
-        if let mode = parsed.mode {
-            do {
-                options.mode = try ModeCommand.mode(named: mode)
-            } catch {
-                throw usage(error.message)
+        var positional: [String] = []
+        var index = 0
+        var onlyPositional = false
+
+        func value(for option: String, inline: String?) throws(ShellError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw usage("\(option) needs a value") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            defer { index += 1 }
+            if onlyPositional || argument == "-" || !argument.hasPrefix("-") {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositional = true
+                continue
+            }
+            // --name=value and -cVALUE forms.
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else if !argument.hasPrefix("--"), argument.count > 2 {
+                name = String(argument.prefix(2))
+                inline = String(argument.dropFirst(2))
+            }
+            switch name {
+            case "-c", "--command": options.actions.append(.command(try value(for: name, inline: inline)))
+            case "-f", "--file": options.actions.append(.file(try value(for: name, inline: inline)))
+            case "--mode":
+                let text = try value(for: name, inline: inline)
+                do {
+                    options.mode = try ModeCommand.mode(named: text)
+                } catch {
+                    throw usage(error.message)
+                }
+            case "--json": options.mode = .json
+            case "--headers": options.headers = true
+            case "--no-headers": options.headers = false
+            case "--nullvalue": options.nullText = try value(for: name, inline: inline)
+            case "--bail": options.bail = true
+            case "--no-bail": options.bail = false
+            case "--write": options.write = true
+            case "--model": options.model = try value(for: name, inline: inline)
+            case "--init": options.initFile = try value(for: name, inline: inline)
+            case "--no-rc": options.readsRCFile = false
+            case "-h", "--help": options.showsHelp = true
+            case "-V", "--version": options.showsVersion = true
+            default:
+                // sqlite3 spells long options with one dash (-json, -bail).
+                let long = "-" + argument
+                let hint = longOptions.contains(where: { long.hasPrefix($0) }) ? " (did you mean \(long)?)" : ""
+                throw usage("unknown option \(argument)\(hint)")
+            }
+            if inline != nil, ["--json", "--headers", "--no-headers", "--bail", "--no-bail", "--write", "--no-rc", "--help", "--version"].contains(name) {
+                throw usage("\(name) takes no value")
             }
         }
-        if parsed.json { options.mode = .json }
-        options.headers = parsed.headers
-        options.nullText = parsed.nullvalue
-        options.bail = parsed.bail
-        options.write = parsed.write
-        options.model = parsed.model
-        options.initFile = parsed.initFile
-        options.readsRCFile = !parsed.noRC
-        options.showsVersion = parsed.version
+        if let store = positional.first {
+            options.store = store
+            // sqlite3's habit: `graphstore STORE .entities` runs the command and exits.
+            options.actions += positional.dropFirst().map(Action.command)
+        }
         return options
     }
 
-    /// `graphstore --help`.
-    public static var helpText: String { CommandLineArguments.helpMessage(columns: 80) + "\n" }
-
-    /// swift-argument-parser keeps the values of `-c` and of `-f` in order but not how they
-    /// interleave; the arguments say it. A value never looks like an option (the parser
-    /// rejects that), so every `-c`/`-f` token before `--` is one occurrence.
-    private static func ordered(commands: [String], files: [String], in arguments: [String]) -> [Action] {
-        var commands = commands[...]
-        var files = files[...]
-        var actions: [Action] = []
-        for argument in arguments {
-            if argument == "--" { break }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if name == "-c" || name == "--command", let command = commands.popFirst() {
-                actions.append(.command(command))
-            } else if name == "-f" || name == "--file", let file = files.popFirst() {
-                actions.append(.file(file))
-            }
-        }
-        // Nothing is dropped, whatever form an option took.
-        return actions + commands.map(Action.command) + files.map(Action.file)
-    }
-
-    /// Every long option `--help` lists, for the tests that check the manual against it.
-    static var longOptions: [String] {
-        let help = helpText
-        return help.ranges(of: /--[a-z][a-z-]*/).map { String(help[$0]) }
-    }
+    static let longOptions = [
+        "--command", "--file", "--mode", "--json", "--headers", "--no-headers", "--nullvalue", "--bail", "--no-bail",
+        "--write", "--model", "--init", "--no-rc", "--help", "--version",
+    ]
 
     private static func usage(_ message: String) -> ShellError {
         ShellError("\(message)\nTry 'graphstore --help' for more information.", exitCode: ExitStatus.usage)

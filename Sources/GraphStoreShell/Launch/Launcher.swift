@@ -15,7 +15,7 @@ public enum Launcher {
             return error.exitCode
         }
         if options.showsHelp {
-            writeOut(LaunchOptions.helpText)
+            writeOut(HelpText.text)
             return ExitStatus.success
         }
         if options.showsVersion {
