@@ -30,8 +30,11 @@ let package = Package(
             ]
         ),
         .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
-        // The command line is parsed by GraphStoreShell's LaunchOptions: it keeps -c and -f in
-        // order, maps usage errors to exit status 2, and adds nothing to start-up time.
+        // The command line is parsed by GraphStoreShell's LaunchOptions, not swift-argument-parser:
+        // measured in the installed (static, non-PIE) build, the library's reflection over the
+        // flags costs about 3 ms of every start, taking `graphstore STORE .entities` from 7.6 ms
+        // to 10.9 ms, over the 10 ms budget. LaunchOptions also keeps -c and -f in order and
+        // maps usage errors to exit status 2.
         .executableTarget(name: "graphstore", dependencies: ["GraphStoreShell"]),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
