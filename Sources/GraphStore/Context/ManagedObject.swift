@@ -28,11 +28,12 @@ open class ManagedObject {
     @exclusivity(unchecked) public internal(set) var isFault: Bool
 
     @exclusivity(unchecked) var hasData: Bool
-    @exclusivity(unchecked) var values: [AttributeValue?]
+    /// One value per attribute (see ``SlotList``: held inline, no allocation of their own).
+    @exclusivity(unchecked) var values: SlotList<AttributeValue?>
     /// One slot per relationship (to-many positions stay empty).
-    @exclusivity(unchecked) var toOne: [ToOneSlot]
+    @exclusivity(unchecked) var toOne: SlotList<ToOneSlot>
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
-    @exclusivity(unchecked) var toMany: [ToManySet?]
+    @exclusivity(unchecked) var toMany: SlotList<ToManySet?>
     @exclusivity(unchecked) var version: Int64
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
@@ -47,8 +48,8 @@ open class ManagedObject {
     /// What the object held when it was last saved or fetched (kept from its first change
     /// on, for ``ManagedObjectContext/rollback()`` and change detection).
     struct Snapshot {
-        var values: [AttributeValue?]
-        var toOne: [ToOneSlot]
+        var values: SlotList<AttributeValue?>
+        var toOne: SlotList<ToOneSlot>
         var toMany: [Int: ToManySet?]
     }
 
@@ -64,11 +65,10 @@ open class ManagedObject {
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
-        // Shared empty templates: copying them allocates nothing until a slot is written.
-        let templates = context.slotTemplates(for: mapping)
-        self.values = templates.values
-        self.toOne = templates.toOne
-        self.toMany = templates.toMany
+        // Empty slots, inline: nothing is allocated for entities with up to four of each kind.
+        self.values = SlotList(repeating: nil, count: mapping.attributeTypes.count)
+        self.toOne = SlotList(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
+        self.toMany = SlotList(repeating: nil, count: mapping.relationshipInfo.count)
         self.version = 0
     }
 
@@ -262,26 +262,6 @@ open class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     /// `Book p4`, with `(fault)` while not yet touched.
     public var description: String { objectID.description + (isFault ? " (fault)" : "") }
-}
-
-/// A to-one relationship as an object holds it: the destination object once resolved, or
-/// only its ID (as read from a row, resolved on first use), and the stored `Z_FOK_` value.
-struct ToOneSlot {
-    var object: ManagedObject?
-    var id: ObjectID?
-    var order: Int64?
-
-    /// Whether the slot is empty.
-    var isEmpty: Bool { object == nil && id == nil }
-
-    /// The destination's ID, resolved or not.
-    var destinationID: ObjectID? { object?.objectID ?? id }
-
-    /// Whether two slots name the same destination.
-    func isSame(as other: ToOneSlot) -> Bool {
-        if let a = object, let b = other.object { return a === b }
-        return destinationID == other.destinationID
-    }
 }
 
 /// A managed object as a set element: equal by identity, hashed by address, so that
