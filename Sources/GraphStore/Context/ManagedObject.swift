@@ -17,23 +17,23 @@ import OrderedCollections
 /// ```
 open class ManagedObject {
     /// The object's identity; temporary until the object is first saved.
-    public internal(set) var objectID: ObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// The context the object lives in (nil once it is deleted and saved, rolled back,
     /// reset, or its context is gone).
     ///
     /// Not a weak reference, for speed: the context keeps track of every object that points
     /// at it and clears this before it goes away, so it is never left dangling.
-    public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
     /// Whether the object's values have not been touched yet.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
 
     @exclusivity(unchecked) var hasData: Bool
     /// One value per attribute (see ``SlotList``: held inline, no allocation of their own).
-    @exclusivity(unchecked) var values: SlotList<AttributeValue?>
+    @exclusivity(unchecked) var values: ValueSlots
     /// One slot per relationship (to-many positions stay empty).
-    @exclusivity(unchecked) var toOne: SlotList<ToOneSlot>
+    @exclusivity(unchecked) var toOne: ToOneSlots
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
-    @exclusivity(unchecked) var toMany: SlotList<ToManySet?>
+    @exclusivity(unchecked) var toMany: ToManySlots
     @exclusivity(unchecked) var version: Int64
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
@@ -47,10 +47,19 @@ open class ManagedObject {
 
     /// What the object held when it was last saved or fetched (kept from its first change
     /// on, for ``ManagedObjectContext/rollback()`` and change detection).
-    struct Snapshot {
-        var values: SlotList<AttributeValue?>
-        var toOne: SlotList<ToOneSlot>
+    ///
+    /// A class, so that the object carries one reference to it rather than the whole state
+    /// inline (most objects never have one, and every object is made and freed with it).
+    final class Snapshot {
+        var values: ValueSlots
+        var toOne: ToOneSlots
         var toMany: [Int: ToManySet?]
+
+        init(values: ValueSlots, toOne: ToOneSlots, toMany: [Int: ToManySet?]) {
+            self.values = values
+            self.toOne = toOne
+            self.toMany = toMany
+        }
     }
 
     // The storage above is only touched by the object's own methods and its context,
@@ -66,9 +75,9 @@ open class ManagedObject {
         self.isFault = true
         self.hasData = false
         // Empty slots, inline: nothing is allocated for entities with up to four of each kind.
-        self.values = SlotList(repeating: nil, count: mapping.attributeTypes.count)
-        self.toOne = SlotList(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
-        self.toMany = SlotList(repeating: nil, count: mapping.relationshipInfo.count)
+        self.values = ValueSlots(repeating: nil, count: mapping.attributeTypes.count)
+        self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
+        self.toMany = ToManySlots(repeating: nil, count: mapping.relationshipInfo.count)
         self.version = 0
     }
 

@@ -1,17 +1,14 @@
 /// A fixed-length list of one kind of an object's slots (attribute values, to-ones or
-/// to-manys), the first four stored inline, the rest in an array.
+/// to-manys), the first `inlineCount` stored inline in the object, the rest in an array.
 ///
 /// Why not an array: every managed object holds three such lists, and an array each cost
 /// an allocation, a free and a runtime lookup of the array's generic metadata per object,
-/// which was a good part of making an object from a row. Most entities have at most four
-/// attributes of a kind, so most objects are now one allocation. Copying a list copies its
-/// inline slots (a snapshot is a copy, as with an array).
-struct SlotList<Element>: RandomAccessCollection, MutableCollection {
-    private var s0: Element
-    private var s1: Element
-    private var s2: Element
-    private var s3: Element
-    /// Slots 4 and up (empty, and never allocated, for lists of four or fewer).
+/// which was a good part of making an object from a row. Most entities have a few
+/// attributes and one or two relationships, so most objects are now one allocation.
+/// Copying a list copies its inline slots (a snapshot is a copy, as with an array).
+struct SlotList<let inlineCount: Int, Element>: RandomAccessCollection, MutableCollection {
+    private var inline: InlineArray<inlineCount, Element>
+    /// Slots `inlineCount` and up (empty, and never allocated, for short lists).
     private var overflow: [Element]
     /// The number of slots.
     let count: Int
@@ -19,11 +16,8 @@ struct SlotList<Element>: RandomAccessCollection, MutableCollection {
     /// A list of `count` copies of `value`.
     @inline(__always)
     init(repeating value: Element, count: Int) {
-        s0 = value
-        s1 = value
-        s2 = value
-        s3 = value
-        overflow = count > 4 ? Array(repeating: value, count: count - 4) : []
+        inline = InlineArray(repeating: value)
+        overflow = count > inlineCount ? Array(repeating: value, count: count - inlineCount) : []
         self.count = count
     }
 
@@ -46,23 +40,15 @@ struct SlotList<Element>: RandomAccessCollection, MutableCollection {
         @inline(__always)
         get {
             precondition(position >= 0 && position < count, "slot index out of range")
-            switch position {
-            case 0: return s0
-            case 1: return s1
-            case 2: return s2
-            case 3: return s3
-            default: return overflow[position &- 4]
-            }
+            return position < inlineCount ? inline[unchecked: position] : overflow[position &- inlineCount]
         }
         @inline(__always)
         _modify {
             precondition(position >= 0 && position < count, "slot index out of range")
-            switch position {
-            case 0: yield &s0
-            case 1: yield &s1
-            case 2: yield &s2
-            case 3: yield &s3
-            default: yield &overflow[position &- 4]
+            if position < inlineCount {
+                yield &inline[unchecked: position]
+            } else {
+                yield &overflow[position &- inlineCount]
             }
         }
     }
@@ -74,4 +60,11 @@ extension SlotList: Equatable where Element: Equatable {
     }
 }
 
-extension SlotList: Sendable where Element: Sendable {}
+extension SlotList: @unchecked Sendable where Element: Sendable {}
+
+/// An object's attribute values: four inline.
+typealias ValueSlots = SlotList<4, AttributeValue?>
+/// An object's to-one relationships: two inline.
+typealias ToOneSlots = SlotList<2, ToOneSlot>
+/// An object's to-many relationships: two inline.
+typealias ToManySlots = SlotList<2, ToManySet?>
