@@ -66,7 +66,7 @@ public final class ManagedObjectContext {
     // Objects outliving the context must not point at it (see
     // ``ManagedObject/managedObjectContext``).
     deinit {
-        for object in registered.values { object.detach() }
+        registered.forEach { $0.detach() }
         for object in inserted.values { object.detach() }
         for object in deleted.values { object.detach() }
     }

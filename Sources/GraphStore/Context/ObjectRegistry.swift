@@ -122,13 +122,25 @@ struct ObjectRegistry {
     }
 
     private mutating func grow(to capacity: Int) {
-        let old = entries
+        var old = entries
         entries = ContiguousArray(repeating: Entry(key: 0, number: 0, object: nil), count: capacity)
         mask = capacity - 1
         shift = 64 - capacity.trailingZeroBitCount
-        count = 0
-        for entry in old {
-            if let object = entry.object { insert(object, number: entry.number, key: entry.key) }
+        // Objects are moved, not copied (growing from 16 to a few thousand buckets happens
+        // in every fetch of that size made in a fresh context).
+        for i in old.indices {
+            guard let object = old[i].object.take() else { continue }
+            var j = bucket(old[i].number, old[i].key)
+            while entries[j].object != nil { j = (j &+ 1) & mask }
+            entries[j] = Entry(key: old[i].key, number: old[i].number, object: object)
+        }
+    }
+
+    /// Calls `body` with every registered object (in no particular order), without
+    /// copying them into an array first.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for entry in entries {
+            if let object = entry.object { body(object) }
         }
     }
 
