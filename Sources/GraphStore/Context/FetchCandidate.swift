@@ -1,9 +1,14 @@
 /// One result on its way out of a fetch: a stored row's object (or only its ID, for
 /// batched results), or an unsaved object, with the values it sorts by.
 struct FetchCandidate {
-    var id: ObjectID
-    /// The object, when the row was read in full (or the object is unsaved).
-    var object: ManagedObject?
+    /// A result is an object, or only an ID (batched results): an object's ID is its own,
+    /// so it is not kept twice (copying an ID retains its parts, once per row).
+    private enum Source {
+        case object(ManagedObject)
+        case stored(ObjectID)
+    }
+
+    private var source: Source
     /// The values of the request's sort keys, as SQL orders them.
     var sortValues: [SQLiteValue]
     /// The last sort key: stored objects by `Z_PK` (as the SQL's `ORDER BY …, t0.Z_PK`),
@@ -12,11 +17,32 @@ struct FetchCandidate {
     /// Whether reading this row registered the object (it was not in the context before).
     var isNew = false
 
+    /// The object's ID.
+    var id: ObjectID {
+        switch source {
+        case .object(let object): object.objectID
+        case .stored(let id): id
+        }
+    }
+
+    /// The object, when the row was read in full (or the object is unsaved).
+    var object: ManagedObject? {
+        if case .object(let object) = source { return object }
+        return nil
+    }
+
+    /// A result; `object`, when given, must be the object with ID `id`.
     init(id: ObjectID, object: ManagedObject?, sortValues: [SQLiteValue], insertionIndex: Int = 0) {
-        self.id = id
-        self.object = object
+        self.source = object.map(Source.object) ?? .stored(id)
         self.sortValues = sortValues
         rank = id.primaryKey.map { (0, $0) } ?? (1, Int64(insertionIndex))
+    }
+
+    /// A stored object's result (the fetch loop: no ID is copied).
+    init(object: ManagedObject, primaryKey: Int64, sortValues: [SQLiteValue]) {
+        self.source = .object(object)
+        self.sortValues = sortValues
+        rank = (0, primaryKey)
     }
 
     /// Whether this result comes before `other` in the order of `sorts`.

@@ -85,7 +85,7 @@ extension ManagedObjectContext {
     func registeredObject(for id: ObjectID) -> ManagedObject {
         if let object = registered[id] { return object }
         let object = objectClass(for: id.mapping).init(objectID: id, context: self)
-        registered[id] = object
+        registered.insert(object, for: id)
         return object
     }
 }

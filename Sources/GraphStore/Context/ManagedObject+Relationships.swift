@@ -179,8 +179,8 @@ extension ManagedObject {
 
     /// Drops every relationship this object holds (used when its context goes away).
     func releaseRelationships() {
-        if toOne.contains(where: { $0.object != nil }) { toOne = [] }
-        if toMany.contains(where: { $0 != nil }) { toMany = [] }
+        for index in toOne.indices where toOne[index].object != nil { toOne[index] = ToOneSlot() }
+        for index in toMany.indices where toMany[index] != nil { toMany[index] = nil }
     }
 
     /// The destination of the to-one at `index`, resolving a stored ID into an object.

@@ -17,22 +17,23 @@ import OrderedCollections
 /// ```
 open class ManagedObject {
     /// The object's identity; temporary until the object is first saved.
-    public internal(set) var objectID: ObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// The context the object lives in (nil once it is deleted and saved, rolled back,
     /// reset, or its context is gone).
     ///
     /// Not a weak reference, for speed: the context keeps track of every object that points
     /// at it and clears this before it goes away, so it is never left dangling.
-    public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
     /// Whether the object's values have not been touched yet.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
 
     @exclusivity(unchecked) var hasData: Bool
-    @exclusivity(unchecked) var values: [AttributeValue?]
+    /// One value per attribute (see ``SlotList``: held inline, no allocation of their own).
+    @exclusivity(unchecked) var values: ValueSlots
     /// One slot per relationship (to-many positions stay empty).
-    @exclusivity(unchecked) var toOne: [ToOneSlot]
+    @exclusivity(unchecked) var toOne: ToOneSlots
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
-    @exclusivity(unchecked) var toMany: [ToManySet?]
+    @exclusivity(unchecked) var toMany: ToManySlots
     @exclusivity(unchecked) var version: Int64
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
@@ -46,10 +47,19 @@ open class ManagedObject {
 
     /// What the object held when it was last saved or fetched (kept from its first change
     /// on, for ``ManagedObjectContext/rollback()`` and change detection).
-    struct Snapshot {
-        var values: [AttributeValue?]
-        var toOne: [ToOneSlot]
+    ///
+    /// A class, so that the object carries one reference to it rather than the whole state
+    /// inline (most objects never have one, and every object is made and freed with it).
+    final class Snapshot {
+        var values: ValueSlots
+        var toOne: ToOneSlots
         var toMany: [Int: ToManySet?]
+
+        init(values: ValueSlots, toOne: ToOneSlots, toMany: [Int: ToManySet?]) {
+            self.values = values
+            self.toOne = toOne
+            self.toMany = toMany
+        }
     }
 
     // The storage above is only touched by the object's own methods and its context,
@@ -64,11 +74,10 @@ open class ManagedObject {
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
-        // Shared empty templates: copying them allocates nothing until a slot is written.
-        let templates = context.slotTemplates(for: mapping)
-        self.values = templates.values
-        self.toOne = templates.toOne
-        self.toMany = templates.toMany
+        // Empty slots, inline: nothing is allocated for entities with up to four of each kind.
+        self.values = ValueSlots(repeating: nil, count: mapping.attributeTypes.count)
+        self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
+        self.toMany = ToManySlots(repeating: nil, count: mapping.relationshipInfo.count)
         self.version = 0
     }
 
@@ -262,26 +271,6 @@ open class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     /// `Book p4`, with `(fault)` while not yet touched.
     public var description: String { objectID.description + (isFault ? " (fault)" : "") }
-}
-
-/// A to-one relationship as an object holds it: the destination object once resolved, or
-/// only its ID (as read from a row, resolved on first use), and the stored `Z_FOK_` value.
-struct ToOneSlot {
-    var object: ManagedObject?
-    var id: ObjectID?
-    var order: Int64?
-
-    /// Whether the slot is empty.
-    var isEmpty: Bool { object == nil && id == nil }
-
-    /// The destination's ID, resolved or not.
-    var destinationID: ObjectID? { object?.objectID ?? id }
-
-    /// Whether two slots name the same destination.
-    func isSame(as other: ToOneSlot) -> Bool {
-        if let a = object, let b = other.object { return a === b }
-        return destinationID == other.destinationID
-    }
 }
 
 /// A managed object as a set element: equal by identity, hashed by address, so that

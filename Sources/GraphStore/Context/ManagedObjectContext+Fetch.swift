@@ -45,7 +45,9 @@ extension ManagedObjectContext {
     /// ```
     public func enumerate(_ request: FetchRequest, _ body: (ManagedObject) throws -> Void) throws {
         let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : 1000
-        var fresh: [ObjectID] = []
+        // The objects made by this enumeration, by entity number and key: plain integers, so
+        // that keeping the list costs no retains and does not hold the objects.
+        var fresh: [(number: Int, key: Int64)] = []
         fresh.reserveCapacity(batchSize)
         try runFetch(request, readsRows: true) { candidate in
             if fresh.count >= batchSize {
@@ -53,19 +55,20 @@ extension ManagedObjectContext {
                 fresh.removeAll(keepingCapacity: true)
             }
             guard let object = candidate.object else { return true }
-            if candidate.isNew { fresh.append(candidate.id) }
+            if candidate.isNew { fresh.append((object.objectID.mapping.number, candidate.rank.key)) }
             try body(object)
             return true
         }
         releaseUnreferenced(fresh)
     }
 
-    /// Unregisters the objects with these IDs that nothing outside the context holds and
+    /// Unregisters the objects with these keys that nothing outside the context holds and
     /// that have no unsaved changes (Core Data keeps such objects only weakly).
-    func releaseUnreferenced(_ ids: [ObjectID]) {
-        for id in ids {
-            guard var object = registered.removeValue(forKey: id) else { continue }
-            if !isKnownUniquelyReferenced(&object) || object.hasChanges { registered[id] = object }
+    func releaseUnreferenced(_ keys: [(number: Int, key: Int64)]) {
+        for (number, key) in keys {
+            // Let go of the object after the table has been changed, not during.
+            let released = registered.removeIfUnreferenced(number: number, key: key)
+            _ = released
         }
     }
 }

@@ -45,6 +45,9 @@ extension ManagedObjectContext {
 ///
 /// A class, made once per fetch, so that the per-row loop copies nothing (this is the hot
 /// loop of every fetch: a million rows pass through here when an app reads a big table).
+/// A new object's values are decoded from the statement straight into its slots: no
+/// intermediate row, no object ID hashed (the identity map is keyed by entity number and
+/// key), and the entity's layout and class are looked up once per run of rows.
 final class FetchRowConverter {
     private let context: ManagedObjectContext
     private let reader: RowReader?
@@ -56,8 +59,27 @@ final class FetchRowConverter {
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
     private let storeUUID: String
-    /// The last entity's number and class (rows of one entity usually come in runs).
-    private var lastClass: (number: Int, type: ManagedObject.Type)?
+    /// The entity of the last row read (rows of one entity usually come in runs).
+    private var last: EntityReading?
+    private var readings: [EntityReading] = []
+
+    /// What reading rows of one concrete entity needs: its layout and class, and each
+    /// to-one's declared destination.
+    private final class EntityReading {
+        let number: Int
+        let layout: RowLayout
+        let type: ManagedObject.Type
+        let destinations: [EntityMapping?]
+
+        init(layout: RowLayout, type: ManagedObject.Type, store: PersistentStore) {
+            number = layout.mapping.number
+            self.layout = layout
+            self.type = type
+            destinations = layout.toOnes.map { toOne in
+                layout.mapping.relationships[toOne.index].destinationNumbers.first.flatMap { store.mapping(number: $0) }
+            }
+        }
+    }
 
     init(context: ManagedObjectContext, query: FetchQuery, pending: PendingFetchChanges, predicate: ObjectPredicate?) {
         self.context = context
@@ -75,29 +97,60 @@ final class FetchRowConverter {
     /// The result for the statement's current row, or nil when it does not qualify: its
     /// object is deleted, changed (and merged from memory instead), or fails the residual.
     func candidate(_ statement: Statement) throws -> FetchCandidate? {
-        var object: ManagedObject?
-        var isNew = false
-        let id: ObjectID
-        if let reader {
-            guard let row = reader.read(statement) else { return nil }
-            id = ObjectID(mapping: row.mapping, storeUUID: storeUUID, primaryKey: row.primaryKey)
-            if !deleted.isEmpty, deleted.contains(id) { return nil }
-            (object, isNew) = try materialize(row, id: id)
-        } else {
-            guard let mapping = context.store.mapping(number: Int(statement.int64(1))) else { return nil }
-            id = ObjectID(mapping: mapping, storeUUID: storeUUID, primaryKey: statement.int64(0))
-            if !deleted.isEmpty, deleted.contains(id) { return nil }
+        let number = Int(statement.int64(1))
+        let key = statement.int64(0)
+        guard reader != nil else { return try keyCandidate(statement, number: number, key: key) }
+        guard let reading = reading(number) else { return nil }
+        if !deleted.isEmpty, deleted.contains(ObjectID(mapping: reading.layout.mapping, storeUUID: storeUUID, primaryKey: key)) {
+            return nil
         }
-        if !changed.isEmpty, changed.contains(id) {
+        var isNew = false
+        let object: ManagedObject
+        if let existing = context.registered.object(number: number, key: key) {
+            if !existing.hasData { try fill(existing, from: statement, reading) }
+            object = existing
+        } else {
+            let made = reading.type.init(objectID: ObjectID(mapping: reading.layout.mapping, storeUUID: storeUUID, primaryKey: key), context: context)
+            try fill(made, from: statement, reading)
+            context.registered.insert(made, number: number, key: key)
+            object = made
+            isNew = true
+        }
+        if !changed.isEmpty, changed.contains(object.objectID) {
             // Sorted fetches merge changed objects by their current values; unsorted ones
             // keep them here if they match now.
+            guard !sorted, try predicate?.evaluate(with: object) ?? true else { return nil }
+            return FetchCandidate(object: object, primaryKey: key, sortValues: [])
+        }
+        if let residual, try !residual.evaluate(with: object) { return nil }
+        var candidate = FetchCandidate(object: object, primaryKey: key, sortValues: sortValues(statement))
+        candidate.isNew = isNew
+        return candidate
+    }
+
+    /// A result read as a key only (batched fetches, object IDs).
+    private func keyCandidate(_ statement: Statement, number: Int, key: Int64) throws -> FetchCandidate? {
+        guard let mapping = context.store.mapping(number: number) else { return nil }
+        let id = ObjectID(mapping: mapping, storeUUID: storeUUID, primaryKey: key)
+        if !deleted.isEmpty, deleted.contains(id) { return nil }
+        if !changed.isEmpty, changed.contains(id) {
             guard !sorted, let current = context.registered[id], try predicate?.evaluate(with: current) ?? true else { return nil }
             return FetchCandidate(id: id, object: current, sortValues: [])
         }
-        if let residual, let object, try !residual.evaluate(with: object) { return nil }
-        var candidate = FetchCandidate(id: id, object: object, sortValues: sortValues(statement))
-        candidate.isNew = isNew
-        return candidate
+        return FetchCandidate(id: id, object: nil, sortValues: sortValues(statement))
+    }
+
+    private func reading(_ number: Int) -> EntityReading? {
+        if let last, last.number == number { return last }
+        if let known = readings.first(where: { $0.number == number }) {
+            last = known
+            return known
+        }
+        guard let layout = reader?.layout(entityNumber: number) else { return nil }
+        let reading = EntityReading(layout: layout, type: context.objectClass(for: layout.mapping), store: context.store)
+        readings.append(reading)
+        last = reading
+        return reading
     }
 
     private func sortValues(_ statement: Statement) -> [SQLiteValue] {
@@ -105,28 +158,47 @@ final class FetchRowConverter {
         return (sortStart..<sortStart + sortCount).map { statement.value($0) }
     }
 
-    /// The registered object for a row (filled from the row if it has no data yet), and
-    /// whether it was registered just now: one dictionary lookup and one insert per new row.
-    private func materialize(_ row: StoredRow, id: ObjectID) throws -> (ManagedObject, Bool) {
-        if let existing = context.registered[id] {
-            if !existing.hasData {
-                if let problem = row.problems.first { throw problem }
-                try context.apply(row, to: existing)
+    /// Fills an object's values, to-ones and version from the statement's current row.
+    /// A value that cannot be decoded throws, and the object stays without data.
+    private func fill(_ object: ManagedObject, from statement: Statement, _ reading: EntityReading) throws {
+        let layout = reading.layout
+        for attribute in layout.attributes {
+            let column = Int(attribute.column)
+            do throws(RowCodec.DecodingFailure) {
+                if attribute.external, case .blob(let tagged) = statement.value(column) {
+                    object.values[attribute.index] = try ExternalBinaryData.decode(tagged, in: reader?.externalData)
+                } else {
+                    object.values[attribute.index] = try RowCodec.decode(statement, column: column, as: attribute.type)
+                }
+            } catch {
+                let mapping = layout.mapping
+                throw StoreError.malformedValue(
+                    entity: mapping.name, primaryKey: statement.int64(0), key: mapping.attributes[attribute.index].attribute.name,
+                    column: mapping.attributes[attribute.index].column ?? "", found: error.found, expected: error.expected)
             }
-            return (existing, false)
         }
-        if let problem = row.problems.first { throw problem }
-        let object = objectClass(row.mapping).init(objectID: id, context: context)
-        try context.apply(row, to: object)
-        context.registered[id] = object
-        return (object, true)
-    }
-
-    private func objectClass(_ mapping: EntityMapping) -> ManagedObject.Type {
-        if let lastClass, lastClass.number == mapping.number { return lastClass.type }
-        let type = context.objectClass(for: mapping)
-        lastClass = (mapping.number, type)
-        return type
+        for (position, toOne) in layout.toOnes.enumerated() {
+            let keyColumn = Int(toOne.keyColumn)
+            guard keyColumn >= 0, !statement.isNull(keyColumn) else { continue }
+            guard let declared = reading.destinations[position] else {
+                throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
+            }
+            let key = statement.int64(keyColumn)
+            var concrete = declared
+            if toOne.entityColumn >= 0, !statement.isNull(Int(toOne.entityColumn)) {
+                let number = Int(statement.int64(Int(toOne.entityColumn)))
+                if number != declared.number, let mapping = context.store.mapping(number: number) { concrete = mapping }
+            } else if layout.mapping.relationships[toOne.index].destinationNumbers.count > 1,
+                let number = try context.store.entityNumber(inTable: declared.table, primaryKey: key),
+                let mapping = context.store.mapping(number: number)
+            {
+                concrete = mapping
+            }
+            let order: Int64? = toOne.orderColumn >= 0 && !statement.isNull(Int(toOne.orderColumn)) ? statement.int64(Int(toOne.orderColumn)) : nil
+            object.toOne[toOne.index] = ToOneSlot(object: nil, id: ObjectID(mapping: concrete, storeUUID: storeUUID, primaryKey: key), order: order)
+        }
+        object.version = statement.int64(2)
+        object.hasData = true
     }
 }
 

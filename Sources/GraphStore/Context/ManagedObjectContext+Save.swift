@@ -173,7 +173,7 @@ extension ManagedObjectContext {
             object.version = 1
             object.lifecycle = .registered
             object.dirtyRelationships = []
-            registered[id] = object
+            registered.insert(object, number: object.mapping.number, key: key)
         }
         for object in updated.values {
             object.version += 1

@@ -15,31 +15,16 @@ import OrderedCollections
 public final class ManagedObjectContext {
     /// The store the context reads from and saves to.
     public let store: PersistentStore
-    var registered: [ObjectID: ManagedObject] = [:]
+    /// The stored objects the context knows of, by entity number and key. Read and written
+    /// for every row a fetch reads; no access overlaps another (objects the table lets go
+    /// of are released by the caller, after the change), so exclusivity is not checked.
+    @exclusivity(unchecked) var registered = ObjectRegistry()
     var inserted = InsertionList()
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
-    private var templatesByEntityNumber: [Int: SlotTemplates] = [:]
     private var lastInserted: EntityMapping?
-
-    /// Empty value and relationship arrays for new objects of an entity, made once.
-    struct SlotTemplates {
-        let values: [AttributeValue?]
-        let toOne: [ToOneSlot]
-        let toMany: [ToManySet?]
-    }
-
-    func slotTemplates(for mapping: EntityMapping) -> SlotTemplates {
-        if let templates = templatesByEntityNumber[mapping.number] { return templates }
-        let templates = SlotTemplates(
-            values: Array(repeating: nil, count: mapping.attributes.count),
-            toOne: Array(repeating: ToOneSlot(), count: mapping.relationships.count),
-            toMany: Array(repeating: nil, count: mapping.relationships.count))
-        templatesByEntityNumber[mapping.number] = templates
-        return templates
-    }
     var nextTemporaryID: Int64 = 1
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
@@ -81,7 +66,7 @@ public final class ManagedObjectContext {
     // Objects outliving the context must not point at it (see
     // ``ManagedObject/managedObjectContext``).
     deinit {
-        for object in registered.values { object.detach() }
+        registered.forEach { $0.detach() }
         for object in inserted.values { object.detach() }
         for object in deleted.values { object.detach() }
     }
@@ -155,7 +140,7 @@ public final class ManagedObjectContext {
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted
-        object.values = mapping.defaultValues
+        object.values = mapping.defaultSlots
         for i in mapping.toManyIndices { object.toMany[i] = ToManySet() }
         // Observers run first, so that one refusing the insert (an undo manager with no open
         // group) leaves nothing inserted.
@@ -181,7 +166,7 @@ public final class ManagedObjectContext {
             throw StoreError.objectNotFound(id.description)
         }
         let object = objectClass(for: id.mapping).init(objectID: id, context: self)
-        registered[id] = object
+        registered.insert(object, for: id)
         return object
     }
 
@@ -233,7 +218,7 @@ public final class ManagedObjectContext {
 
     /// Fills an object from its row.
     func apply(_ row: StoredRow, to object: ManagedObject) throws {
-        object.values = row.attributes
+        for (i, value) in row.attributes.enumerated() { object.values[i] = value }
         object.version = row.version
         for (i, key) in row.toOne.enumerated() {
             guard let key else {
@@ -355,7 +340,7 @@ public final class ManagedObjectContext {
             object.releaseRelationships()
             object.snapshot = nil
         }
-        registered = [:]
+        registered = ObjectRegistry()
         inserted = InsertionList()
         updated = [:]
         deleted = [:]

@@ -117,6 +117,7 @@ public final class EntityMapping: Sendable {
         self.attributeTypes = attributes.map(\.attribute.type)
         self.storedAttributeIndices = attributes.indices.filter { attributes[$0].column != nil }
         self.defaultValues = attributes.map(\.attribute.defaultValue)
+        self.defaultSlots = ValueSlots(attributes.map(\.attribute.defaultValue), filler: nil)
         self.toOneColumns = relationships.indices.compactMap { i in
             guard case .foreignKey(_, let entityColumn, let orderColumn) = relationships[i].storage else { return nil }
             return ToOneColumns(index: i, hasEntityColumn: entityColumn != nil, hasOrderColumn: orderColumn != nil)
@@ -143,6 +144,8 @@ public final class EntityMapping: Sendable {
     let storedAttributeIndices: [Int]
     /// Each attribute's default value, by attribute index.
     let defaultValues: [AttributeValue?]
+    /// The same, as a new object holds them.
+    let defaultSlots: ValueSlots
     /// The to-ones stored in this row, in ``rowColumns`` order after the attributes.
     let toOneColumns: [ToOneColumns]
     /// The indexes of the to-many relationships.

@@ -34,6 +34,8 @@ struct RowReader {
     let columns: [String]
     private let positions: [Int: [Int]]
     private let mappings: [Int: EntityMapping]
+    /// Where each concrete entity's values sit in a row that starts at column 0.
+    let layouts: [RowLayout]
 
     /// Where external binary values live (`.<store name>_SUPPORT/_EXTERNAL_DATA`), if known.
     var externalData: ExternalBinaryData?
@@ -56,6 +58,12 @@ struct RowReader {
         self.columns = columns
         self.positions = positions
         self.mappings = mappings
+        self.layouts = family.map { RowLayout(mapping: $0, positions: positions[$0.number] ?? []) }
+    }
+
+    /// The layout of entity `number`'s rows, or nil when it is not of this family.
+    func layout(entityNumber number: Int) -> RowLayout? {
+        layouts.first { $0.mapping.number == number }
     }
 
     /// `Z_PK, Z_ENT, Z_OPT, <columns>` qualified with a table alias.

@@ -1,0 +1,163 @@
+/// A context's identity map: its registered (stored) objects by entity number and `Z_PK`.
+///
+/// Every row a fetch reads is looked up here, and every new object inserted (and, when
+/// enumerating, removed again), so it is an open-addressing table keyed by two integers
+/// with a multiplicative hash, rather than a dictionary hashing whole ``ObjectID``s
+/// (SipHash over the key, then an ID comparison that includes the store's UUID string).
+///
+/// Only permanent IDs are registered. Lookups by ``ObjectID`` also check the store UUID, so
+/// an ID from another store never finds an object here.
+struct ObjectRegistry {
+    private struct Entry {
+        var key: Int64
+        var number: Int
+        /// nil marks a free bucket.
+        var object: ManagedObject?
+    }
+
+    private var entries: ContiguousArray<Entry> = []
+    /// `entries.count - 1` (a power of two minus one), or -1 while nothing was allocated.
+    private var mask = -1
+    private var shift = 64
+    /// The number of registered objects.
+    private(set) var count = 0
+
+    /// Whether no object is registered.
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    private func bucket(_ number: Int, _ key: Int64) -> Int {
+        let mixed = (UInt64(bitPattern: key) &+ UInt64(truncatingIfNeeded: number) &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> UInt64(shift))
+    }
+
+    /// The position of an object, or nil.
+    @inline(__always)
+    private func find(_ number: Int, _ key: Int64) -> Int? {
+        guard count > 0 else { return nil }
+        var i = bucket(number, key)
+        while true {
+            guard entries[i].object != nil else { return nil }
+            if entries[i].key == key, entries[i].number == number { return i }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    /// The registered object of entity `number` with key `key`.
+    @inline(__always)
+    func object(number: Int, key: Int64) -> ManagedObject? {
+        find(number, key).flatMap { entries[$0].object }
+    }
+
+    /// The registered object with this ID.
+    subscript(id: ObjectID) -> ManagedObject? {
+        guard let key = id.primaryKey, let object = object(number: id.mapping.number, key: key),
+            object.objectID.storeUUID == id.storeUUID
+        else { return nil }
+        return object
+    }
+
+    /// Registers an object under its entity number and key (replacing any other).
+    mutating func insert(_ object: ManagedObject, number: Int, key: Int64) {
+        if (count + 1) * 2 > entries.count { grow(to: Swift.max(16, entries.count * 2)) }
+        var i = bucket(number, key)
+        while let existing = entries[i].object {
+            if entries[i].key == key, entries[i].number == number {
+                if existing !== object { entries[i].object = object }
+                return
+            }
+            i = (i &+ 1) & mask
+        }
+        entries[i] = Entry(key: key, number: number, object: object)
+        count += 1
+    }
+
+    /// Registers an object under its (permanent) ID.
+    mutating func insert(_ object: ManagedObject, for id: ObjectID) {
+        guard let key = id.primaryKey else { return }
+        insert(object, number: id.mapping.number, key: key)
+    }
+
+    /// Removes and returns the object with this ID.
+    ///
+    /// The object is handed back rather than released here, so that its deinitialization
+    /// (a subclass's `deinit` may do anything) never runs while the table is being changed.
+    @discardableResult
+    mutating func removeValue(forKey id: ObjectID) -> ManagedObject? {
+        guard let key = id.primaryKey, let i = find(id.mapping.number, key),
+            entries[i].object?.objectID.storeUUID == id.storeUUID
+        else { return nil }
+        return remove(at: i)
+    }
+
+    /// Removes the object of entity `number` with key `key` if nothing but this table holds
+    /// it and it has no unsaved changes (Core Data keeps such objects only weakly). The
+    /// object is handed back, for the caller to let go of after the call.
+    mutating func removeIfUnreferenced(number: Int, key: Int64) -> ManagedObject? {
+        guard let i = find(number, key), isKnownUniquelyReferenced(&entries[i].object),
+            entries[i].object?.hasChanges == false
+        else { return nil }
+        return remove(at: i)
+    }
+
+    /// Empties the bucket at `i`, shifting later members of its run back (no tombstones).
+    private mutating func remove(at position: Int) -> ManagedObject? {
+        let removed = entries[position].object
+        entries[position].object = nil
+        count -= 1
+        var hole = position
+        var i = (position &+ 1) & mask
+        while entries[i].object != nil {
+            let home = bucket(entries[i].number, entries[i].key)
+            // The entry may move into the hole if its home is not within (hole, i].
+            let distanceFromHome = (i &- home) & mask
+            let distanceFromHole = (i &- hole) & mask
+            if distanceFromHome >= distanceFromHole {
+                entries.swapAt(hole, i)
+                hole = i
+            }
+            i = (i &+ 1) & mask
+        }
+        return removed
+    }
+
+    private mutating func grow(to capacity: Int) {
+        var old = entries
+        entries = ContiguousArray(repeating: Entry(key: 0, number: 0, object: nil), count: capacity)
+        mask = capacity - 1
+        shift = 64 - capacity.trailingZeroBitCount
+        // Objects are moved, not copied (growing from 16 to a few thousand buckets happens
+        // in every fetch of that size made in a fresh context).
+        for i in old.indices {
+            guard let object = old[i].object.take() else { continue }
+            var j = bucket(old[i].number, old[i].key)
+            while entries[j].object != nil { j = (j &+ 1) & mask }
+            entries[j] = Entry(key: old[i].key, number: old[i].number, object: object)
+        }
+    }
+
+    /// Calls `body` with every registered object (in no particular order), without
+    /// copying them into an array first.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for entry in entries {
+            if let object = entry.object { body(object) }
+        }
+    }
+
+    /// Makes room for `capacity` objects without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        var size = Swift.max(16, entries.count)
+        while capacity * 2 > size { size *= 2 }
+        if size > entries.count { grow(to: size) }
+    }
+
+    /// Every registered object (in no particular order).
+    var values: [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(count)
+        for entry in entries {
+            if let object = entry.object { objects.append(object) }
+        }
+        return objects
+    }
+}

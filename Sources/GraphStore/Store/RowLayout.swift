@@ -1,0 +1,50 @@
+/// Where one concrete entity's values sit in the rows of a fetch statement (`Z_PK, Z_ENT,
+/// Z_OPT`, then the family's columns), resolved once per fetch so that reading a row into
+/// an object is a walk over a few column numbers, without dictionaries or an intermediate
+/// ``StoredRow``.
+final class RowLayout {
+    /// A stored attribute: its index in the entity's attributes and its result column.
+    struct Attribute {
+        let index: Int
+        let column: Int32
+        let type: AttributeType
+        /// The column holds Core Data's external-storage tagged blobs.
+        let external: Bool
+    }
+
+    /// A stored to-one: its relationship index and result columns (-1 when absent).
+    struct ToOne {
+        let index: Int
+        let keyColumn: Int32
+        let entityColumn: Int32
+        let orderColumn: Int32
+    }
+
+    let mapping: EntityMapping
+    let attributes: [Attribute]
+    let toOnes: [ToOne]
+
+    /// `positions` are the entity's ``EntityMapping/rowColumns`` positions among the
+    /// family's columns (see ``RowReader``).
+    init(mapping: EntityMapping, positions: [Int]) {
+        self.mapping = mapping
+        var p = 0
+        func next() -> Int32 {
+            defer { p += 1 }
+            return p < positions.count ? Int32(3 + positions[p]) : -1
+        }
+        var attributes: [Attribute] = []
+        for i in mapping.storedAttributeIndices {
+            attributes.append(Attribute(index: i, column: next(), type: mapping.attributeTypes[i], external: mapping.externalStorage[i]))
+        }
+        var toOnes: [ToOne] = []
+        for toOne in mapping.toOneColumns {
+            let key = next()
+            let entity = toOne.hasEntityColumn ? next() : -1
+            let order = toOne.hasOrderColumn ? next() : -1
+            toOnes.append(ToOne(index: toOne.index, keyColumn: key, entityColumn: entity, orderColumn: order))
+        }
+        self.attributes = attributes
+        self.toOnes = toOnes
+    }
+}
