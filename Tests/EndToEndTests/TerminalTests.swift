@@ -49,6 +49,24 @@ import Testing
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test func editrcTurnsOnViKeys() throws {
+        let home = try ScriptTests.home()
+        try "bind -v\n".write(toFile: home.path + "/.editrc", atomically: true, encoding: .utf8)
+        let (terminal, _) = try Self.start(home: home)
+        // Insert mode first; Escape, then vi's `x` deletes the character under the cursor
+        // (the last one), and `A` appends at the end of the line again.
+        terminal.type(".print viX")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .print viX" })
+        terminal.type("\u{1b}")
+        terminal.type("x")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .print vi" }, "\(terminal.screen.text)")
+        terminal.type("A keys\r")
+        #expect(terminal.waitFor(text: "vi keys"), "\(terminal.screen.text)")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func tabCompletesKeyPathsAndCommands() throws {
         let (terminal, _) = try Self.start()
         terminal.type(".sch\t")
