@@ -15,6 +15,14 @@ import Testing
         #expect(InputCompleteness.check("fetch Book where title == 'a\\'b'") == .complete)
     }
 
+    @Test func quotesHideSyntax() {
+        var state = QuoteState()
+        let outside = #"a "b(\" )" 'c' d"#.filter { state.advance($0) }
+        #expect(outside == "a   d")
+        #expect(!state.isInsideQuotes)
+        #expect(!state.advance("'") && state.isInsideQuotes)
+    }
+
     @Test func statementsSpanLinesAndKeepTheirFirstLineNumber() {
         let source = TextLineSource(lines: ["", ".print 'a", "b'", ".print c \\", "d", "(", ".print e"], name: "s")
         var reader = StatementReader(source: source)

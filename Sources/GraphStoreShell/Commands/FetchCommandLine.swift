@@ -38,10 +38,9 @@ struct FetchCommandLine {
         var word = ""
         var clause = ""
         var depth = 0
-        var quote: Character?
-        var escaped = false
+        var quotes = QuoteState()
         func endWord() {
-            if depth == 0, quote == nil, clauses.contains(word.lowercased()), parts[word.lowercased()] == nil, clause != word.lowercased() {
+            if depth == 0, !quotes.isInsideQuotes, clauses.contains(word.lowercased()), parts[word.lowercased()] == nil, clause != word.lowercased() {
                 current.removeLast(word.count)
                 parts[clause] = current.trimmingCharacters(in: .whitespaces)
                 clause = word.lowercased()
@@ -50,21 +49,13 @@ struct FetchCommandLine {
             word = ""
         }
         for character in text {
-            if escaped {
-                escaped = false
-            } else if let open = quote {
-                if character == "\\" { escaped = true } else if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if "({[".contains(character) {
-                depth += 1
-            } else if ")}]".contains(character) {
-                depth -= 1
-            }
-            if character.isWhitespace, quote == nil {
-                endWord()
-            } else if quote == nil, !"\"'".contains(character) {
-                word.append(character)
+            if quotes.advance(character) {
+                if "({[".contains(character) {
+                    depth += 1
+                } else if ")}]".contains(character) {
+                    depth -= 1
+                }
+                if character.isWhitespace { endWord() } else { word.append(character) }
             }
             current.append(character)
         }

@@ -56,18 +56,9 @@ struct PredicateCompletion {
     }
 
     private static func isInsideString(_ text: String) -> Bool {
-        var quote: Character?
-        var escaped = false
-        for c in text {
-            if escaped {
-                escaped = false
-            } else if let q = quote {
-                if c == "\\" { escaped = true } else if c == q { quote = nil }
-            } else if c == "'" || c == "\"" {
-                quote = c
-            }
-        }
-        return quote != nil
+        var state = QuoteState()
+        for c in text { state.advance(c) }
+        return state.isInsideQuotes
     }
 
     enum Context { case operandExpected, valueExpected, afterKeyPath, afterValue }

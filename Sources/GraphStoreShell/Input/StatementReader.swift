@@ -63,23 +63,16 @@ enum InputCompleteness: Equatable {
     static func check(_ text: String) -> InputCompleteness {
         let trimmed = text.drop(while: \.isWhitespace)
         if trimmed.hasPrefix("--") || trimmed.hasPrefix("#") { return .complete }
-        var quote: Character?
-        var escaped = false
+        var quotes = QuoteState()
         var depth = 0
-        for c in text {
-            if escaped {
-                escaped = false
-            } else if let q = quote {
-                if c == "\\" { escaped = true } else if c == q { quote = nil }
-            } else if c == "'" || c == "\"" {
-                quote = c
-            } else if c == "(" || c == "{" {
+        for c in text where quotes.advance(c) {
+            if c == "(" || c == "{" {
                 depth += 1
             } else if c == ")" || c == "}" {
                 depth -= 1
             }
         }
-        if quote != nil || depth > 0 { return .open }
+        if quotes.isInsideQuotes || depth > 0 { return .open }
         if text.last == "\\", !text.hasSuffix("\\\\") { return .continuedByBackslash }
         return .complete
     }
