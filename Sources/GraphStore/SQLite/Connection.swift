@@ -164,7 +164,7 @@ public final class Connection {
                 let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()
                 let values = (0..<Int(count)).map { i in SQLiteValue(sqlite: arguments?[i]) }
                 do {
-                    sqlite3_result(context, try box.body(values))
+                    setResult(context, try box.body(values))
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
@@ -200,19 +200,6 @@ extension SQLiteValue {
             let count = Int(sqlite3_value_bytes(value))
             self = sqlite3_value_blob(value).map { .blob(Data(bytes: $0, count: count)) } ?? .blob(Data())
         default: self = .null
-        }
-    }
-}
-
-private func sqlite3_result(_ context: OpaquePointer, _ value: SQLiteValue) {
-    switch value {
-    case .null: sqlite3_result_null(context)
-    case .integer(let v): sqlite3_result_int64(context, v)
-    case .real(let v): sqlite3_result_double(context, v)
-    case .text(let s): sqlite3_result_text(context, s, -1, graphstore_sqlite_transient())
-    case .blob(let d):
-        d.withUnsafeBytes { raw in
-            sqlite3_result_blob(context, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
         }
     }
 }

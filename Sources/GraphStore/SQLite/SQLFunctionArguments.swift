@@ -75,7 +75,8 @@ private final class InPlaceFunction {
     init(_ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue) { self.body = body }
 }
 
-private func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {
+/// Hands a Swift function's result to SQLite (text and blobs are copied).
+func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {
     switch value {
     case .null: sqlite3_result_null(context)
     case .integer(let v): sqlite3_result_int64(context, v)
