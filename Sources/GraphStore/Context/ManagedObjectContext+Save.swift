@@ -166,7 +166,7 @@ extension ManagedObjectContext {
         registered.reserveCapacity(registered.count + inserted.count)
         for object in inserted.values {
             guard let key = object.pendingKey else { continue }
-            let id = ObjectID(mapping: object.mapping, storeUUID: store.uuid, primaryKey: key)
+            let id = store.objectID(object.mapping, primaryKey: key)
             if observesRenames { renamed[object.objectID] = id }
             object.objectID = id
             object.pendingKey = nil

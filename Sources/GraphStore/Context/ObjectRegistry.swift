@@ -51,8 +51,8 @@ struct ObjectRegistry {
 
     /// The registered object with this ID.
     subscript(id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let object = object(number: id.mapping.number, key: key),
-            object.objectID.storeUUID == id.storeUUID
+        guard let key = id.primaryKey, let object = object(number: id.entity.number, key: key),
+            StoreEntity.same(object.objectID.entity, id.entity)
         else { return nil }
         return object
     }
@@ -75,7 +75,7 @@ struct ObjectRegistry {
     /// Registers an object under its (permanent) ID.
     mutating func insert(_ object: ManagedObject, for id: ObjectID) {
         guard let key = id.primaryKey else { return }
-        insert(object, number: id.mapping.number, key: key)
+        insert(object, number: id.entity.number, key: key)
     }
 
     /// Removes and returns the object with this ID.
@@ -84,8 +84,8 @@ struct ObjectRegistry {
     /// (a subclass's `deinit` may do anything) never runs while the table is being changed.
     @discardableResult
     mutating func removeValue(forKey id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let i = find(id.mapping.number, key),
-            entries[i].object?.objectID.storeUUID == id.storeUUID
+        guard let key = id.primaryKey, let i = find(id.entity.number, key), let object = entries[i].object,
+            StoreEntity.same(object.objectID.entity, id.entity)
         else { return nil }
         return remove(at: i)
     }
