@@ -8,13 +8,13 @@ extension ManagedObjectContext {
     /// for book in try context.fetch(request) { print(try book.get("title", as: String.self) ?? "") }
     /// ```
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        var candidates: [FetchCandidate] = []
+        var entries: [FetchedObjects.Entry] = []
         try runFetch(request, readsRows: request.fetchBatchSize == 0) { candidate in
-            candidates.append(candidate)
+            entries.append(FetchedObjects.Entry(candidate))
             return true
         }
         let family = store.family(of: try store.mapping(for: request.entityName))
-        return FetchedObjects(context: self, candidates: candidates, batchSize: request.fetchBatchSize, family: family)
+        return FetchedObjects(context: self, entries: entries, batchSize: request.fetchBatchSize, family: family)
     }
 
     /// The IDs of the objects that match a request, without reading their rows (unless the

@@ -59,9 +59,10 @@ final class FetchRowConverter {
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
     private let store: PersistentStore
-    /// The entity of the last row read (rows of one entity usually come in runs).
-    private var last: EntityReading?
-    private var readings: [EntityReading] = []
+    /// The entity of the last row read (rows of one entity usually come in runs). Read for
+    /// every row and only ever accessed from `reading(_:)`, so exclusivity is not checked.
+    @exclusivity(unchecked) private var last: EntityReading?
+    @exclusivity(unchecked) private var readings: [EntityReading] = []
 
     /// What reading rows of one concrete entity needs: its layout and class, and each
     /// to-one's declared destination.

@@ -8,9 +8,11 @@ extension ManagedObjectContext {
     public func save() throws {
         guard hasChanges else { return }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
-        for object in Array(inserted.values) + Array(updated.values) + Array(deleted.values) {
-            object.willSave()
-        }
+        // Each list is walked as it is (no concatenated copy: that retained and released
+        // every inserted object once more per save).
+        for object in inserted.values { object.willSave() }
+        for object in updated.values { object.willSave() }
+        for object in deleted.values { object.willSave() }
         try validatePendingChanges()
         let records = store.records
         let updatedBefore = updated.count
@@ -55,15 +57,18 @@ extension ManagedObjectContext {
     /// Members of an ordered to-many whose inverse is a to-one carry their position in a
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
     private func markReorderedMembers() throws {
-        for object in Array(inserted.values) + Array(updated.values) where !object.dirtyRelationships.isEmpty {
-            for index in object.dirtyRelationships.indices {
-                guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
-                for ref in object.members(index) where ref.object.lifecycle == .registered {
-                    let member = ref.object
-                    try member.fireFault()
-                    member.takeSnapshotIfNeeded()
-                    updated[ObjectIdentifier(member)] = member
-                }
+        for object in inserted.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
+        for object in updated.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
+    }
+
+    private func markReorderedMembers(of object: ManagedObject) throws {
+        for index in object.dirtyRelationships.indices {
+            guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
+            for ref in object.members(index) where ref.object.lifecycle == .registered {
+                let member = ref.object
+                try member.fireFault()
+                member.takeSnapshotIfNeeded()
+                updated[ObjectIdentifier(member)] = member
             }
         }
     }
@@ -185,11 +190,13 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             object.snapshot = nil
         }
-        let saved = Array(inserted.values) + Array(updated.values) + Array(deleted.values)
+        let saved = (inserted.values, updated.values, deleted.values)
         inserted = InsertionList()
         updated = [:]
         deleted = [:]
-        for object in saved { object.didSave() }
+        for object in saved.0 { object.didSave() }
+        for object in saved.1 { object.didSave() }
+        for object in saved.2 { object.didSave() }
         didSaveObservers.forEach { $0(renamed) }
     }
 
