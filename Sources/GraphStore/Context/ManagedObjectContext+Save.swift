@@ -77,7 +77,20 @@ extension ManagedObjectContext {
     /// until the transaction commits.
     private func allocateKeys() throws {
         var byRoot: [String: [ManagedObject]] = [:]
-        for object in inserted.values { byRoot[object.mapping.rootName, default: []].append(object) }
+        // Inserts come in runs of one entity: group a run at a time rather than hashing the
+        // root's name once per object.
+        var run: [ManagedObject] = []
+        var runRoot: String?
+        for object in inserted.values {
+            let root = object.mapping.rootName
+            if root != runRoot {
+                if let runRoot { byRoot[runRoot, default: []] += run }
+                run.removeAll(keepingCapacity: true)
+                runRoot = root
+            }
+            run.append(object)
+        }
+        if let runRoot { byRoot[runRoot, default: []] += run }
         for (rootName, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
             let range = try store.allocatePrimaryKeys(root: store.mapping(for: rootName), count: objects.count)
             for (object, key) in zip(objects, range) { object.pendingKey = key }

@@ -25,10 +25,17 @@ struct ObjectRegistry {
     /// Whether no object is registered.
     var isEmpty: Bool { count == 0 }
 
+    /// The home bucket: keys are taken eight at a time (`key >> 3`), each group hashed to a
+    /// block of eight buckets, and the key's low three bits pick the bucket in the block.
+    /// Consecutive keys (a save's new objects, a fetch in key order) then land side by side,
+    /// so registering 170,000 saved objects walks the table instead of missing the cache
+    /// once per object; unrelated groups still spread over the whole table.
     @inline(__always)
     private func bucket(_ number: Int, _ key: Int64) -> Int {
-        let mixed = (UInt64(bitPattern: key) &+ UInt64(truncatingIfNeeded: number) &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed >> UInt64(shift))
+        let group = UInt64(bitPattern: key) >> 3
+        let mixed = (group &+ UInt64(truncatingIfNeeded: number) &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
+        // The table has at least 16 buckets, so a block of eight always fits.
+        return (Int(truncatingIfNeeded: mixed >> UInt64(shift)) & ~7) | Int(truncatingIfNeeded: key & 7)
     }
 
     /// The position of an object, or nil.
