@@ -36,13 +36,21 @@
 /// ```
 public struct FetchRequest: Sendable {
     /// The entity whose objects are fetched.
-    public var entityName: String
+    public var entityName: String {
+        didSet { queryCache = FetchQueryCache() }
+    }
     /// Whether objects of sub-entities are included (the default), as in Core Data.
-    public var includesSubentities: Bool = true
+    public var includesSubentities: Bool = true {
+        didSet { queryCache = FetchQueryCache() }
+    }
     /// The condition objects must meet; nil fetches every object.
-    public var predicate: ObjectPredicate?
+    public var predicate: ObjectPredicate? {
+        didSet { queryCache = FetchQueryCache() }
+    }
     /// The order of the results, first key first; without keys the order is the store's.
-    public var sortKeys: [SortKey] = []
+    public var sortKeys: [SortKey] = [] {
+        didSet { queryCache = FetchQueryCache() }
+    }
     /// The most results to return; nil for no limit.
     public var fetchLimit: Int?
     /// How many results to skip first.
@@ -55,9 +63,17 @@ public struct FetchRequest: Sendable {
     public var includesPendingChanges: Bool = true
     /// For dictionary results: the attributes (or to-one relationships) to return, as key
     /// paths through to-one relationships (`"category.name"`).
-    public var propertiesToFetch: [String] = []
+    public var propertiesToFetch: [String] = [] {
+        didSet { queryCache = FetchQueryCache() }
+    }
     /// For dictionary results: whether repeated dictionaries are returned once.
-    public var returnsDistinctResults: Bool = false
+    public var returnsDistinctResults: Bool = false {
+        didSet { queryCache = FetchQueryCache() }
+    }
+
+    /// The SQL this request compiled to (see ``FetchQueryCache``); replaced whenever a
+    /// property the SQL depends on changes.
+    private(set) var queryCache = FetchQueryCache()
 
     /// A request for the objects of an entity that match a predicate.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {

@@ -14,9 +14,15 @@
 /// let all = Array(words)                          // reads the rest, 500 at a time
 /// ```
 public final class FetchedObjects: RandomAccessCollection {
-    private enum Entry {
+    /// One result: an object, or only its ID until its batch is read.
+    enum Entry {
         case stored(ObjectID)
         case object(ManagedObject)
+
+        /// A fetch result as this list keeps it.
+        init(_ candidate: FetchCandidate) {
+            self = candidate.object.map(Entry.object) ?? .stored(candidate.id)
+        }
     }
 
     private let context: ManagedObjectContext
@@ -24,9 +30,10 @@ public final class FetchedObjects: RandomAccessCollection {
     private let batchSize: Int
     private let family: [EntityMapping]
 
-    init(context: ManagedObjectContext, candidates: [FetchCandidate], batchSize: Int, family: [EntityMapping]) {
+    /// The results, collected straight from the fetch (no intermediate list of candidates).
+    init(context: ManagedObjectContext, entries: [Entry], batchSize: Int, family: [EntityMapping]) {
         self.context = context
-        self.entries = candidates.map { candidate in candidate.object.map(Entry.object) ?? .stored(candidate.id) }
+        self.entries = entries
         self.batchSize = Swift.max(batchSize, 1)
         self.family = family
     }

@@ -29,7 +29,7 @@ extension ManagedObject {
     /// The destination's ID of a to-one relationship, without making the object.
     public func objectID(forKey key: String) throws -> ObjectID? {
         let index = try relationshipIndex(key, toMany: false)
-        try fireFault()
+        if isFault { try fireFault() }
         return toOne[index].destinationID
     }
 

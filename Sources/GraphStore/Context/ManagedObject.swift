@@ -36,7 +36,7 @@ open class ManagedObject {
     @exclusivity(unchecked) var toMany: ToManySlots
     @exclusivity(unchecked) var version: Int64
     @exclusivity(unchecked) var snapshot: Snapshot?
-    @exclusivity(unchecked) var dirtyRelationships: IndexMask = []
+    @exclusivity(unchecked) var dirtyRelationships = IndexMask()
     @exclusivity(unchecked) var lifecycle: Lifecycle = .registered
     /// The primary key handed out during a save, before it is known to have committed.
     @exclusivity(unchecked) var pendingKey: Int64?
@@ -179,7 +179,8 @@ open class ManagedObject {
     /// The value of an attribute.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
-        try fireFault()
+        // The check is here, not only in fireFault, so that a filled object costs no call.
+        if isFault { try fireFault() }
         return values[index]
     }
 
@@ -196,7 +197,7 @@ open class ManagedObject {
     /// The value of an attribute, without firing change tracking or hooks.
     public func primitiveValue(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
-        try fireFault()
+        if isFault { try fireFault() }
         return values[index]
     }
 

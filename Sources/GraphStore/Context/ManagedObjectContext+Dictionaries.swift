@@ -50,7 +50,7 @@ extension ManagedObjectContext {
             } else {
                 defer { column += 2 }
                 guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { continue }
-                result[property.name] = .objectID(ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: statement.int64(column)))
+                result[property.name] = .objectID(store.objectID(mapping, primaryKey: statement.int64(column)))
             }
         }
         return result

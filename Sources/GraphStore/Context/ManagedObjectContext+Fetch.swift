@@ -8,13 +8,13 @@ extension ManagedObjectContext {
     /// for book in try context.fetch(request) { print(try book.get("title", as: String.self) ?? "") }
     /// ```
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
-        var candidates: [FetchCandidate] = []
+        var entries: [FetchedObjects.Entry] = []
         try runFetch(request, readsRows: request.fetchBatchSize == 0) { candidate in
-            candidates.append(candidate)
+            entries.append(FetchedObjects.Entry(candidate))
             return true
         }
         let family = store.family(of: try store.mapping(for: request.entityName))
-        return FetchedObjects(context: self, candidates: candidates, batchSize: request.fetchBatchSize, family: family)
+        return FetchedObjects(context: self, entries: entries, batchSize: request.fetchBatchSize, family: family)
     }
 
     /// The IDs of the objects that match a request, without reading their rows (unless the
@@ -33,9 +33,9 @@ extension ManagedObjectContext {
     }
 
     /// Calls `body` with each matching object in order, reading rows as it goes, and lets
-    /// go of the objects it made once a batch (``FetchRequest/fetchBatchSize``, 1000 by
-    /// default) has been handed out, unless something else holds them or they have
-    /// changes. Memory stays flat however many objects there are.
+    /// go of each object it made as soon as the next row is read, unless something else
+    /// holds it or it has changes (Core Data keeps such objects only weakly). Memory stays
+    /// flat however many objects there are.
     ///
     /// ```swift
     /// var total = 0
@@ -44,31 +44,30 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func enumerate(_ request: FetchRequest, _ body: (ManagedObject) throws -> Void) throws {
-        let batchSize = request.fetchBatchSize > 0 ? request.fetchBatchSize : 1000
-        // The objects made by this enumeration, by entity number and key: plain integers, so
-        // that keeping the list costs no retains and does not hold the objects.
-        var fresh: [(number: Int, key: Int64)] = []
-        fresh.reserveCapacity(batchSize)
+        // The object made for the previous row, by entity number and key (plain integers: no
+        // reference kept). It is let go of once the next row has been read, when nothing of
+        // the fetch holds it any more. Letting go of each object right away, rather than a
+        // thousand at a time, lets the allocator hand the same (cache-warm) memory to the
+        // next object instead of freeing and reallocating a thousand blocks per batch.
+        var previous: (number: Int, key: Int64)?
+        defer { if let previous { releaseUnreferenced(number: previous.number, key: previous.key) } }
         try runFetch(request, readsRows: true) { candidate in
-            if fresh.count >= batchSize {
-                releaseUnreferenced(fresh)
-                fresh.removeAll(keepingCapacity: true)
+            if let last = previous {
+                previous = nil
+                releaseUnreferenced(number: last.number, key: last.key)
             }
             guard let object = candidate.object else { return true }
-            if candidate.isNew { fresh.append((object.objectID.mapping.number, candidate.rank.key)) }
+            if candidate.isNew { previous = (object.objectID.entity.number, candidate.rank.key) }
             try body(object)
             return true
         }
-        releaseUnreferenced(fresh)
     }
 
-    /// Unregisters the objects with these keys that nothing outside the context holds and
-    /// that have no unsaved changes (Core Data keeps such objects only weakly).
-    func releaseUnreferenced(_ keys: [(number: Int, key: Int64)]) {
-        for (number, key) in keys {
-            // Let go of the object after the table has been changed, not during.
-            let released = registered.removeIfUnreferenced(number: number, key: key)
-            _ = released
-        }
+    /// Unregisters the object of entity `number` with key `key` if nothing outside the
+    /// context holds it and it has no unsaved changes (Core Data keeps such objects only weakly).
+    func releaseUnreferenced(number: Int, key: Int64) {
+        // Let go of the object after the table has been changed, not during.
+        let released = registered.removeIfUnreferenced(number: number, key: key)
+        _ = released
     }
 }

@@ -58,10 +58,11 @@ final class FetchRowConverter {
     private let changed: Set<ObjectID>
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
-    private let storeUUID: String
-    /// The entity of the last row read (rows of one entity usually come in runs).
-    private var last: EntityReading?
-    private var readings: [EntityReading] = []
+    private let store: PersistentStore
+    /// The entity of the last row read (rows of one entity usually come in runs). Read for
+    /// every row and only ever accessed from `reading(_:)`, so exclusivity is not checked.
+    @exclusivity(unchecked) private var last: EntityReading?
+    @exclusivity(unchecked) private var readings: [EntityReading] = []
 
     /// What reading rows of one concrete entity needs: its layout and class, and each
     /// to-one's declared destination.
@@ -69,14 +70,18 @@ final class FetchRowConverter {
         let number: Int
         let layout: RowLayout
         let type: ManagedObject.Type
-        let destinations: [EntityMapping?]
+        /// The entity half of the objects' IDs.
+        let entity: StoreEntity
+        /// Each to-one's declared destination, as its IDs name it.
+        let destinations: [StoreEntity?]
 
         init(layout: RowLayout, type: ManagedObject.Type, store: PersistentStore) {
             number = layout.mapping.number
             self.layout = layout
             self.type = type
+            entity = store.storeEntity(for: layout.mapping)
             destinations = layout.toOnes.map { toOne in
-                layout.mapping.relationships[toOne.index].destinationNumbers.first.flatMap { store.mapping(number: $0) }
+                layout.mapping.relationships[toOne.index].destinationNumbers.first.flatMap { store.mapping(number: $0) }.map(store.storeEntity)
             }
         }
     }
@@ -91,7 +96,7 @@ final class FetchRowConverter {
         changed = pending.changed
         self.predicate = predicate
         residual = query.residual
-        storeUUID = context.store.uuid
+        store = context.store
     }
 
     /// The result for the statement's current row, or nil when it does not qualify: its
@@ -101,7 +106,7 @@ final class FetchRowConverter {
         let key = statement.int64(0)
         guard reader != nil else { return try keyCandidate(statement, number: number, key: key) }
         guard let reading = reading(number) else { return nil }
-        if !deleted.isEmpty, deleted.contains(ObjectID(mapping: reading.layout.mapping, storeUUID: storeUUID, primaryKey: key)) {
+        if !deleted.isEmpty, deleted.contains(ObjectID(entity: reading.entity, primaryKey: key)) {
             return nil
         }
         var isNew = false
@@ -110,7 +115,7 @@ final class FetchRowConverter {
             if !existing.hasData { try fill(existing, from: statement, reading) }
             object = existing
         } else {
-            let made = reading.type.init(objectID: ObjectID(mapping: reading.layout.mapping, storeUUID: storeUUID, primaryKey: key), context: context)
+            let made = reading.type.init(objectID: ObjectID(entity: reading.entity, primaryKey: key), context: context)
             try fill(made, from: statement, reading)
             context.registered.insert(made, number: number, key: key)
             object = made
@@ -130,8 +135,8 @@ final class FetchRowConverter {
 
     /// A result read as a key only (batched fetches, object IDs).
     private func keyCandidate(_ statement: Statement, number: Int, key: Int64) throws -> FetchCandidate? {
-        guard let mapping = context.store.mapping(number: number) else { return nil }
-        let id = ObjectID(mapping: mapping, storeUUID: storeUUID, primaryKey: key)
+        guard let mapping = store.mapping(number: number) else { return nil }
+        let id = store.objectID(mapping, primaryKey: key)
         if !deleted.isEmpty, deleted.contains(id) { return nil }
         if !changed.isEmpty, changed.contains(id) {
             guard !sorted, let current = context.registered[id], try predicate?.evaluate(with: current) ?? true else { return nil }
@@ -187,15 +192,15 @@ final class FetchRowConverter {
             var concrete = declared
             if toOne.entityColumn >= 0, !statement.isNull(Int(toOne.entityColumn)) {
                 let number = Int(statement.int64(Int(toOne.entityColumn)))
-                if number != declared.number, let mapping = context.store.mapping(number: number) { concrete = mapping }
+                if number != declared.number, let mapping = store.mapping(number: number) { concrete = store.storeEntity(for: mapping) }
             } else if layout.mapping.relationships[toOne.index].destinationNumbers.count > 1,
-                let number = try context.store.entityNumber(inTable: declared.table, primaryKey: key),
-                let mapping = context.store.mapping(number: number)
+                let number = try store.entityNumber(inTable: declared.mapping.table, primaryKey: key),
+                let mapping = store.mapping(number: number)
             {
-                concrete = mapping
+                concrete = store.storeEntity(for: mapping)
             }
             let order: Int64? = toOne.orderColumn >= 0 && !statement.isNull(Int(toOne.orderColumn)) ? statement.int64(Int(toOne.orderColumn)) : nil
-            object.toOne[toOne.index] = ToOneSlot(object: nil, id: ObjectID(mapping: concrete, storeUUID: storeUUID, primaryKey: key), order: order)
+            object.toOne[toOne.index] = ToOneSlot(object: nil, id: ObjectID(entity: concrete, primaryKey: key), order: order)
         }
         object.version = statement.int64(2)
         object.hasData = true

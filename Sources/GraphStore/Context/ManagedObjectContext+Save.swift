@@ -8,9 +8,11 @@ extension ManagedObjectContext {
     public func save() throws {
         guard hasChanges else { return }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
-        for object in Array(inserted.values) + Array(updated.values) + Array(deleted.values) {
-            object.willSave()
-        }
+        // Each list is walked as it is (no concatenated copy: that retained and released
+        // every inserted object once more per save).
+        for object in inserted.values { object.willSave() }
+        for object in updated.values { object.willSave() }
+        for object in deleted.values { object.willSave() }
         try validatePendingChanges()
         let records = store.records
         let updatedBefore = updated.count
@@ -55,15 +57,18 @@ extension ManagedObjectContext {
     /// Members of an ordered to-many whose inverse is a to-one carry their position in a
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
     private func markReorderedMembers() throws {
-        for object in Array(inserted.values) + Array(updated.values) where !object.dirtyRelationships.isEmpty {
-            for index in object.dirtyRelationships.indices {
-                guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
-                for ref in object.members(index) where ref.object.lifecycle == .registered {
-                    let member = ref.object
-                    try member.fireFault()
-                    member.takeSnapshotIfNeeded()
-                    updated[ObjectIdentifier(member)] = member
-                }
+        for object in inserted.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
+        for object in updated.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
+    }
+
+    private func markReorderedMembers(of object: ManagedObject) throws {
+        for index in object.dirtyRelationships.indices {
+            guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
+            for ref in object.members(index) where ref.object.lifecycle == .registered {
+                let member = ref.object
+                try member.fireFault()
+                member.takeSnapshotIfNeeded()
+                updated[ObjectIdentifier(member)] = member
             }
         }
     }
@@ -72,7 +77,20 @@ extension ManagedObjectContext {
     /// until the transaction commits.
     private func allocateKeys() throws {
         var byRoot: [String: [ManagedObject]] = [:]
-        for object in inserted.values { byRoot[object.mapping.rootName, default: []].append(object) }
+        // Inserts come in runs of one entity: group a run at a time rather than hashing the
+        // root's name once per object.
+        var run: [ManagedObject] = []
+        var runRoot: String?
+        for object in inserted.values {
+            let root = object.mapping.rootName
+            if root != runRoot {
+                if let runRoot { byRoot[runRoot, default: []] += run }
+                run.removeAll(keepingCapacity: true)
+                runRoot = root
+            }
+            run.append(object)
+        }
+        if let runRoot { byRoot[runRoot, default: []] += run }
         for (rootName, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
             let range = try store.allocatePrimaryKeys(root: store.mapping(for: rootName), count: objects.count)
             for (object, key) in zip(objects, range) { object.pendingKey = key }
@@ -166,7 +184,7 @@ extension ManagedObjectContext {
         registered.reserveCapacity(registered.count + inserted.count)
         for object in inserted.values {
             guard let key = object.pendingKey else { continue }
-            let id = ObjectID(mapping: object.mapping, storeUUID: store.uuid, primaryKey: key)
+            let id = store.objectID(object.mapping, primaryKey: key)
             if observesRenames { renamed[object.objectID] = id }
             object.objectID = id
             object.pendingKey = nil
@@ -185,11 +203,13 @@ extension ManagedObjectContext {
             object.managedObjectContext = nil
             object.snapshot = nil
         }
-        let saved = Array(inserted.values) + Array(updated.values) + Array(deleted.values)
+        let saved = (inserted.values, updated.values, deleted.values)
         inserted = InsertionList()
         updated = [:]
         deleted = [:]
-        for object in saved { object.didSave() }
+        for object in saved.0 { object.didSave() }
+        for object in saved.1 { object.didSave() }
+        for object in saved.2 { object.didSave() }
         didSaveObservers.forEach { $0(renamed) }
     }
 

@@ -134,7 +134,7 @@ public final class ManagedObjectContext {
         let mapping = try lastInserted.flatMap { $0.name == entityName ? $0 : nil } ?? store.mapping(for: entityName)
         lastInserted = mapping
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
-        let id = ObjectID(temporaryFor: mapping, storeUUID: store.uuid, serial: nextTemporaryID)
+        let id = ObjectID(temporaryFor: store.storeEntity(for: mapping), serial: nextTemporaryID)
         nextTemporaryID += 1
         let object = objectClass(for: mapping).init(objectID: id, context: self)
         object.isFault = false
@@ -174,7 +174,7 @@ public final class ManagedObjectContext {
     public func existingObject(entity: String, primaryKey: Int64) throws -> ManagedObject {
         let mapping = try store.mapping(for: entity)
         for candidate in store.family(of: mapping) {
-            let id = ObjectID(mapping: candidate, storeUUID: store.uuid, primaryKey: primaryKey)
+            let id = store.objectID(candidate, primaryKey: primaryKey)
             if let object = registered[id], !object.isDeleted { return object }
         }
         guard let number = try store.entityNumber(inTable: mapping.table, primaryKey: primaryKey),
@@ -182,7 +182,7 @@ public final class ManagedObjectContext {
         else {
             throw StoreError.objectNotFound("\(entity) p\(primaryKey)")
         }
-        let object = try self.object(for: ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: primaryKey))
+        let object = try self.object(for: store.objectID(concrete, primaryKey: primaryKey))
         try object.fireFault()
         return object
     }
@@ -207,7 +207,7 @@ public final class ManagedObjectContext {
 
     /// The registered object for a fetched row, made (as a fault holding the row) if new.
     public func materialize(_ row: StoredRow) throws -> ManagedObject {
-        let id = ObjectID(mapping: row.mapping, storeUUID: store.uuid, primaryKey: row.primaryKey)
+        let id = store.objectID(row.mapping, primaryKey: row.primaryKey)
         let object = try self.object(for: id)
         if !object.hasData {
             if let problem = row.problems.first { throw problem }
@@ -247,14 +247,14 @@ public final class ManagedObjectContext {
         {
             concrete = mapping
         }
-        return ObjectID(mapping: concrete, storeUUID: store.uuid, primaryKey: key.primaryKey)
+        return store.objectID(concrete, primaryKey: key.primaryKey)
     }
 
     func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectRef> {
         var set: OrderedSet<ObjectRef> = []
         for (pk, number) in try store.destinations(of: relationship, from: key) {
             guard let mapping = store.mapping(number: number) else { continue }
-            set.append(ObjectRef(try object(for: ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: pk))))
+            set.append(ObjectRef(try object(for: store.objectID(mapping, primaryKey: pk))))
         }
         return set
     }

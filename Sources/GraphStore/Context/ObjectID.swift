@@ -8,29 +8,34 @@
 /// book.objectID.primaryKey          // 4
 /// ```
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
-    /// The concrete entity's mapping.
-    public let mapping: EntityMapping
-    /// The store's UUID.
-    public let storeUUID: String
+    /// The entity and the store, in one shared object: an ID holds one reference, so
+    /// copying one costs one retain (see ``StoreEntity``).
+    let entity: StoreEntity
     private let key: Int64
     private let temporary: Bool
 
-    init(mapping: EntityMapping, storeUUID: String, primaryKey: Int64) {
-        self.mapping = mapping
-        self.storeUUID = storeUUID
+    init(entity: StoreEntity, primaryKey: Int64) {
+        self.entity = entity
         self.key = primaryKey
         self.temporary = false
     }
 
-    init(temporaryFor mapping: EntityMapping, storeUUID: String, serial: Int64) {
-        self.mapping = mapping
-        self.storeUUID = storeUUID
+    init(mapping: EntityMapping, storeUUID: String, primaryKey: Int64) {
+        self.init(entity: StoreEntity(mapping: mapping, storeUUID: storeUUID), primaryKey: primaryKey)
+    }
+
+    init(temporaryFor entity: StoreEntity, serial: Int64) {
+        self.entity = entity
         self.key = serial
         self.temporary = true
     }
 
+    /// The concrete entity's mapping.
+    public var mapping: EntityMapping { entity.mapping }
+    /// The store's UUID.
+    public var storeUUID: String { entity.storeUUID }
     /// The entity name.
-    public var entityName: String { mapping.name }
+    public var entityName: String { entity.mapping.name }
     /// `Z_PK`, or nil while the ID is temporary.
     public var primaryKey: Int64? { temporary ? nil : key }
     /// Whether the object has not been saved yet.
@@ -47,11 +52,11 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// IDs are equal when they name the same row of the same entity in the same store,
     /// whichever context or store connection made them.
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.key == b.key && a.temporary == b.temporary && a.mapping.number == b.mapping.number && a.storeUUID == b.storeUUID
+        a.key == b.key && a.temporary == b.temporary && StoreEntity.same(a.entity, b.entity)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
-        hasher.combine(mapping.number)
+        hasher.combine(entity.number)
     }
 }

@@ -25,10 +25,17 @@ struct ObjectRegistry {
     /// Whether no object is registered.
     var isEmpty: Bool { count == 0 }
 
+    /// The home bucket: keys are taken eight at a time (`key >> 3`), each group hashed to a
+    /// block of eight buckets, and the key's low three bits pick the bucket in the block.
+    /// Consecutive keys (a save's new objects, a fetch in key order) then land side by side,
+    /// so registering 170,000 saved objects walks the table instead of missing the cache
+    /// once per object; unrelated groups still spread over the whole table.
     @inline(__always)
     private func bucket(_ number: Int, _ key: Int64) -> Int {
-        let mixed = (UInt64(bitPattern: key) &+ UInt64(truncatingIfNeeded: number) &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: mixed >> UInt64(shift))
+        let group = UInt64(bitPattern: key) >> 3
+        let mixed = (group &+ UInt64(truncatingIfNeeded: number) &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
+        // The table has at least 16 buckets, so a block of eight always fits.
+        return (Int(truncatingIfNeeded: mixed >> UInt64(shift)) & ~7) | Int(truncatingIfNeeded: key & 7)
     }
 
     /// The position of an object, or nil.
@@ -51,8 +58,8 @@ struct ObjectRegistry {
 
     /// The registered object with this ID.
     subscript(id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let object = object(number: id.mapping.number, key: key),
-            object.objectID.storeUUID == id.storeUUID
+        guard let key = id.primaryKey, let object = object(number: id.entity.number, key: key),
+            StoreEntity.same(object.objectID.entity, id.entity)
         else { return nil }
         return object
     }
@@ -75,7 +82,7 @@ struct ObjectRegistry {
     /// Registers an object under its (permanent) ID.
     mutating func insert(_ object: ManagedObject, for id: ObjectID) {
         guard let key = id.primaryKey else { return }
-        insert(object, number: id.mapping.number, key: key)
+        insert(object, number: id.entity.number, key: key)
     }
 
     /// Removes and returns the object with this ID.
@@ -84,8 +91,8 @@ struct ObjectRegistry {
     /// (a subclass's `deinit` may do anything) never runs while the table is being changed.
     @discardableResult
     mutating func removeValue(forKey id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let i = find(id.mapping.number, key),
-            entries[i].object?.objectID.storeUUID == id.storeUUID
+        guard let key = id.primaryKey, let i = find(id.entity.number, key), let object = entries[i].object,
+            StoreEntity.same(object.objectID.entity, id.entity)
         else { return nil }
         return remove(at: i)
     }

@@ -59,6 +59,14 @@ extension PersistentStore {
     /// `keys` restricts it to rows with those `Z_PK`s.
     func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]? = nil) throws -> FetchQuery {
         try request.validate()
+        guard keys == nil else { return try compileFetchQuery(for: request, selection: selection, keys: keys) }
+        if let cached = request.queryCache.query(selection, in: self) { return cached }
+        let query = try compileFetchQuery(for: request, selection: selection, keys: nil)
+        request.queryCache.keep(query, selection, of: request, in: self)
+        return query
+    }
+
+    private func compileFetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]?) throws -> FetchQuery {
         let mapping = try self.mapping(for: request.entityName)
         let family = request.includesSubentities ? self.family(of: mapping) : [mapping]
         let compiler = PredicateSQLCompiler(entity: mapping) { [unowned self] name in try self.mapping(for: name) }

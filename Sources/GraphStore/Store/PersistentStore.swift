@@ -59,6 +59,8 @@ public final class PersistentStore {
     var updateStatements: [Int: Statement] = [:]
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
+    /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).
+    let storeEntities = StoreEntityTable()
 
     /// The store's UUID (`Z_UUID`), which object-ID URIs carry.
     public var uuid: String { metadata.uuid }

@@ -39,7 +39,7 @@ extension ManagedObjectContext {
             var others: [ObjectID] = []
             for row in stored[values] ?? [] {
                 guard let mapping = store.mapping(number: row.entityNumber) else { continue }
-                let id = ObjectID(mapping: mapping, storeUUID: store.uuid, primaryKey: row.primaryKey)
+                let id = store.objectID(mapping, primaryKey: row.primaryKey)
                 guard !memberIDs.contains(id) else { continue }
                 // A deleted object gives its value up; an updated one is judged by its
                 // value in memory, which it is already compared with among the members.

@@ -75,7 +75,7 @@ public struct StoreValidator {
             guard let plan = plans[row.mapping.number] else { return }
             if let predicate, try !predicate.evaluate(with: StoredRowValues(row: row, store: store)) { return }
             checked += 1
-            let id = ObjectID(mapping: row.mapping, storeUUID: store.uuid, primaryKey: row.primaryKey)
+            let id = store.objectID(row.mapping, primaryKey: row.primaryKey)
             var unreadable = Set<String>()
             for problem in row.problems {
                 guard case .malformedValue(_, _, let key, _, let foundText, let expected) = problem else { continue }
@@ -132,7 +132,7 @@ public struct StoreValidator {
             for keys in entity.uniquenessConstraints where !keys.isEmpty {
                 for (values, rows) in try store.duplicateValues(scope, keys: keys) {
                     let holders = rows.compactMap { row in
-                        store.mapping(number: row.entityNumber).map { (row, ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: row.primaryKey)) }
+                        store.mapping(number: row.entityNumber).map { (row, store.objectID($0, primaryKey: row.primaryKey)) }
                     }
                     let ids = holders.map(\.1)
                     let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
@@ -165,7 +165,7 @@ public struct StoreValidator {
 
     private func missingDestination(_ relationship: RelationshipMapping, _ key: Int64) -> Finding {
         let related = (try? store.mapping(for: relationship.relationship.destination)).map {
-            [ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key)]
+            [store.objectID($0, primaryKey: key)]
         } ?? []
         return Finding(key: relationship.relationship.name, value: .integer(key), rule: .existingDestination, related: related)
     }
@@ -175,8 +175,8 @@ public struct StoreValidator {
         let destinationMapping = try? store.mapping(for: r.destination)
         let inverse = destinationMapping.flatMap { $0.relationship(named: r.inverse ?? "") }
         let backMapping = inverse.flatMap { try? store.mapping(for: $0.relationship.destination) }
-        let related = [destinationMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: destination) }]
-            + [back.flatMap { key in backMapping.map { ObjectID(mapping: $0, storeUUID: store.uuid, primaryKey: key) } }]
+        let related = [destinationMapping.map { store.objectID($0, primaryKey: destination) }]
+            + [back.flatMap { key in backMapping.map { store.objectID($0, primaryKey: key) } }]
         return Finding(key: r.name, value: .integer(destination), rule: .matchingInverse(r.inverse ?? "inverse"), related: related.compactMap { $0 })
     }
 

@@ -11,7 +11,7 @@ struct StoredRowValues: KeyValueSource, @unchecked Sendable {
     let store: PersistentStore
 
     var objectIdentity: AnyHashable? {
-        AnyHashable(ObjectID(mapping: row.mapping, storeUUID: store.uuid, primaryKey: row.primaryKey))
+        AnyHashable(store.objectID(row.mapping, primaryKey: row.primaryKey))
     }
 
     func value(forKey key: String) -> PredicateValue {
