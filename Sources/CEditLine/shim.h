@@ -37,6 +37,10 @@ static inline int graphstore_el_bind(EditLine *el, const char *key, const char *
 static inline int graphstore_el_prep_term(EditLine *el, int on) {
     return el_set(el, EL_PREP_TERM, on);
 }
+/// Replaces libedit's character reader (see EditLineSource.readCharacter).
+static inline int graphstore_el_set_getc(EditLine *el, el_rfunc_t fn) {
+    return el_set(el, EL_GETCFN, fn);
+}
 static inline int graphstore_el_set_clientdata(EditLine *el, void *data) {
     return el_set(el, EL_CLIENTDATA, data);
 }

@@ -49,6 +49,16 @@ import Testing
         #expect(terminal.waitForExit() == 0)
     }
 
+    @Test func typedUTF8IsReadAsCharacters() throws {
+        let (terminal, _) = try Self.start()
+        // Two-, three- and four-byte characters; Backspace takes one whole character back.
+        terminal.type(".print café ✓ 𝄞!\u{7f}\r")
+        #expect(terminal.waitFor { $0.text.contains("café ✓ 𝄞") }, "\(terminal.screen.text)")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     @Test func editrcTurnsOnViKeys() throws {
         let home = try ScriptTests.home()
         try "bind -v\n".write(toFile: home.path + "/.editrc", atomically: true, encoding: .utf8)

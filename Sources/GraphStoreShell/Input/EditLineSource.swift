@@ -5,8 +5,10 @@ import Foundation
 /// says `bind -v`), history kept in a file, TAB completion, Ctrl-C dropping the line.
 ///
 /// Ctrl-C: libedit's own signal handling puts the terminal back in order and passes the
-/// signal on to the handler `Interrupts` installs, which does not restart the interrupted
-/// `read`; `el_gets` then returns no line with `EINTR`, which is the cancelled line.
+/// signal on to the handler `Interrupts` installs. libedit reads keys through
+/// ``readCharacter(_:_:)``, which waits on the terminal and on the handler's pipe together,
+/// so the signal ends the wait even when it came while no `read` was blocked; `el_gets`
+/// then returns no line with `EINTR`, which is the cancelled line.
 public final class EditLineSource: LineSource {
     public let name = "stdin"
     public let isInteractive = true
@@ -47,6 +49,7 @@ public final class EditLineSource: LineSource {
         graphstore_el_set_history(editor, history)
         graphstore_el_set_editor(editor, "emacs")
         graphstore_el_set_signal(editor, 1)
+        graphstore_el_set_getc(editor) { _, character in EditLineSource.readCharacter(character) }
         graphstore_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
         graphstore_el_set_prompt(editor) { editor in
             guard let editor, let data = graphstore_el_get_clientdata(editor) else { return nil }
@@ -59,6 +62,52 @@ public final class EditLineSource: LineSource {
         graphstore_el_bind(editor, "^I", "graphstore-complete")
         // ~/.editrc (or $EDITRC) last, so that a user's `bind -v` or own bindings win.
         el_source(editor, nil)
+    }
+
+    /// libedit's character reader: one character from the terminal, decoded from UTF-8;
+    /// 0 at end of input; -1 with `EINTR` once Ctrl-C was pressed, however it fell between
+    /// two waits (the handler's pipe stays readable until the next line is started).
+    static func readCharacter(_ character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+        var scalar: UInt32 = 0
+        var needed = 0
+        while true {
+            var waits = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: Interrupts.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&waits, Interrupts.wakeDescriptor >= 0 ? 2 : 1, -1)
+            if Interrupts.isPending || (ready > 0 && waits[1].revents != 0) {
+                errno = EINTR
+                return -1
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            var byte: UInt8 = 0
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count == 0 { return 0 }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return -1
+            }
+            // UTF-8: a lead byte says how many continuation bytes follow.
+            switch byte {
+            case 0x00..<0x80 where needed == 0: scalar = UInt32(byte)
+            case 0xC0..<0xE0 where needed == 0: (scalar, needed) = (UInt32(byte & 0x1F), 1); continue
+            case 0xE0..<0xF0 where needed == 0: (scalar, needed) = (UInt32(byte & 0x0F), 2); continue
+            case 0xF0..<0xF8 where needed == 0: (scalar, needed) = (UInt32(byte & 0x07), 3); continue
+            case 0x80..<0xC0 where needed > 0:
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+                needed -= 1
+                if needed > 0 { continue }
+            default:
+                // Not UTF-8: the replacement character, as a decoder would give.
+                (scalar, needed) = (0xFFFD, 0)
+            }
+            character?.pointee = wchar_t(bitPattern: scalar)
+            return 1
+        }
     }
 
     deinit {
