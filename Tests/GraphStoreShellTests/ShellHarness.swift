@@ -69,11 +69,12 @@ final class ShellHarness {
     }
 
     /// Captured text made repeatable: the scratch directory's UUID as X's (the same length,
-    /// so that tables stay aligned) and timings as `0.000`.
+    /// so that tables stay aligned) and timings as `0.000s` (`.timer`) or `(0.00 s)` (`validate`).
     func stable(_ text: String) -> String {
         let placeholder = "/tmp/graphstore-shell-" + String(repeating: "X", count: directory.count - "/tmp/graphstore-shell-".count)
         return text.replacingOccurrences(of: directory, with: placeholder)
             .replacingOccurrences(of: #"\d+\.\d{3}s"#, with: "0.000s", options: .regularExpression)
+            .replacingOccurrences(of: #"\(\d+\.\d{2} s\)"#, with: "(0.00 s)", options: .regularExpression)
     }
 }
 
