@@ -21,6 +21,12 @@ static inline int graphstore_el_set_prompt(EditLine *el, graphstore_prompt_fn fn
 static inline int graphstore_el_set_editor(EditLine *el, const char *mode) {
     return el_set(el, EL_EDITOR, mode);
 }
+/// "emacs" or "vi" (an ~/.editrc `bind -v` switches to vi).
+static inline const char *graphstore_el_get_editor(EditLine *el) {
+    const char *mode = NULL;
+    el_get(el, EL_EDITOR, &mode);
+    return mode;
+}
 static inline int graphstore_el_set_history(EditLine *el, History *h) {
     return el_set(el, EL_HIST, history, h);
 }

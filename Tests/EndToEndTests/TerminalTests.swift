@@ -64,7 +64,7 @@ import Testing
         try "bind -v\n".write(toFile: home.path + "/.editrc", atomically: true, encoding: .utf8)
         let (terminal, _) = try Self.start(home: home)
         // Insert mode first; Escape, then vi's `x` deletes the character under the cursor
-        // (the last one), and `A` appends at the end of the line again.
+        // (the last one), and `A` appends at the end of the line again; Tab completes.
         terminal.type(".print viX")
         #expect(terminal.waitFor { $0.currentLine == prompt + " .print viX" })
         terminal.type("\u{1b}")
@@ -72,6 +72,12 @@ import Testing
         #expect(terminal.waitFor { $0.currentLine == prompt + " .print vi" }, "\(terminal.screen.text)")
         terminal.type("A keys\r")
         #expect(terminal.waitFor(text: "vi keys"), "\(terminal.screen.text)")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        // Tab still completes in vi's insert mode.
+        terminal.type(".rows BookC\t")
+        #expect(terminal.waitFor { $0.currentLine == prompt + " .rows BookCategory" }, "\(terminal.screen.text)")
+        terminal.type("\r")
+        #expect(terminal.waitFor(text: "Biography"))
         #expect(terminal.waitFor { $0.currentLine == prompt })
         terminal.type(".quit\r")
         #expect(terminal.waitForExit() == 0)

@@ -62,6 +62,11 @@ public final class EditLineSource: LineSource {
         graphstore_el_bind(editor, "^I", "graphstore-complete")
         // ~/.editrc (or $EDITRC) last, so that a user's `bind -v` or own bindings win.
         el_source(editor, nil)
+        // `bind -v` starts vi's key maps afresh, Tab included: completion is bound again
+        // there (vi has no Tab binding of its own worth keeping at a prompt).
+        if let mode = graphstore_el_get_editor(editor), String(cString: mode) == "vi" {
+            graphstore_el_bind(editor, "^I", "graphstore-complete")
+        }
     }
 
     /// libedit's character reader: one character from the terminal, decoded from UTF-8;
