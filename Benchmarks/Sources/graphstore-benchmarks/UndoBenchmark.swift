@@ -42,20 +42,7 @@ enum UndoBenchmark {
         let store = try PersistentStore.create(at: path, model: WordList.model)
         let context = ManagedObjectContext(store: store)
         if undo { context.undoManager = ContextUndoManager() }
-        var categories: [Character: ManagedObject] = [:]
-        for letter in "abcdefghijklmnopqrstuvwxyz" {
-            let category = try context.insert("WordCategory")
-            try category.setValue(.string(String(letter)), forKey: "firstLetter")
-            categories[letter] = category
-        }
-        for word in words {
-            let object = try context.insert("Word")
-            try object.setValue(.string(word), forKey: "text")
-            try object.setValue(.integer(Int64(word.count)), forKey: "length")
-            if let first = word.first, let category = categories[first] {
-                try object.setObject(category, forKey: "wordCategory")
-            }
-        }
+        try WordList.insertObjects(words, into: context)
         context.undoManager?.setActionName("insert words")
         context.undoManager?.endEvent()
         return context

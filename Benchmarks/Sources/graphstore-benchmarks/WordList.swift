@@ -46,14 +46,9 @@ enum WordList {
         }
     }
 
-    /// Inserts the words through a context and saves once. The context is returned so that
-    /// tearing the object graph down is not counted in the insert-and-save time.
-    @discardableResult
-    static func insertThroughContext(_ words: [String], path: String, phases: Bool = false) throws -> ManagedObjectContext {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let store = try PersistentStore.create(at: path, model: model)
-        let context = ManagedObjectContext(store: store)
+    /// Inserts the 26 categories and one `Word` per word, linked to the category of its
+    /// first letter (unsaved).
+    static func insertObjects(_ words: [String], into context: ManagedObjectContext) throws {
         var categories: [Character: ManagedObject] = [:]
         for letter in "abcdefghijklmnopqrstuvwxyz" {
             let category = try context.insert("WordCategory")
@@ -68,6 +63,17 @@ enum WordList {
                 try object.setObject(category, forKey: "wordCategory")
             }
         }
+    }
+
+    /// Inserts the words through a context and saves once. The context is returned so that
+    /// tearing the object graph down is not counted in the insert-and-save time.
+    @discardableResult
+    static func insertThroughContext(_ words: [String], path: String, phases: Bool = false) throws -> ManagedObjectContext {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let store = try PersistentStore.create(at: path, model: model)
+        let context = ManagedObjectContext(store: store)
+        try insertObjects(words, into: context)
         let inserted = clock.now
         try context.save()
         if phases { print("    phases: create+insert \(inserted - start), save \(clock.now - inserted)") }
