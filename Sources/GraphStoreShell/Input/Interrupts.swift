@@ -61,7 +61,7 @@ enum Interrupts {
     }
 
     /// Empties the pipe (it is non-blocking).
-    static func drainWakeUps() {
+    private static func drainWakeUps() {
         guard wakeDescriptor >= 0 else { return }
         var bytes = (UInt64(0), UInt64(0))
         while withUnsafeMutableBytes(of: &bytes, { read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
