@@ -91,72 +91,29 @@ enum FetchBenchmark {
 
     /// Runs both sides in child processes, several times, alternating.
     static func materializeAll(_ path: String) throws {
-        var runs: [String: [ChildRun]] = [:]
-        var checksums: Set<Int> = []
-        for _ in 0..<benchmarkRuns {
-            for side in ["ours", "raw"] {
-                let run = try child(side, path)
-                runs[side, default: []].append(run)
-                checksums.insert(run.checksum)
-            }
-        }
-        guard checksums.count == 1 else { throw BenchmarkError("the two sides read different values: \(checksums)") }
-        func median(_ side: String, _ value: (ChildRun) -> Double) -> Double {
-            let values = (runs[side] ?? []).map(value).sorted()
-            return values.isEmpty ? 0 : values[values.count / 2]
-        }
-        let ours = Timing(wall: median("ours", \.wall), cpu: median("ours", \.cpu))
-        let raw = Timing(wall: median("raw", \.wall), cpu: median("raw", \.cpu))
-        let (oursPeak, rawPeak) = (median("ours", \.peakMB), median("raw", \.peakMB))
+        let runs = try AlternatingRuns("fetch", sides: ["ours", "raw"], arguments: [path])
+        let (ours, raw) = (runs.timing("ours"), runs.timing("raw"))
+        let (oursPeak, rawPeak) = (runs.median("ours", \.peakMB), runs.median("raw", \.peakMB))
         for (label, timing, peak) in [("enumerate 1M objects, 3 values touched", ours, oursPeak), ("raw C loop, same columns", raw, rawPeak)] {
             print(String(format: "  %-44@ %8.3f s wall  %8.3f s cpu  peak %6.1f MB  (median of %d)", label as NSString, timing.wall, timing.cpu, peak, benchmarkRuns))
         }
         report("materialize 1M objects", ours: ours, raw: raw, target: 1.5)
+        print("  cpu ratio per run: \(runs.cpuRatios("ours", to: "raw").map { String(format: "%.2f×", $0) }.joined(separator: " "))")
         let ratio = oursPeak / rawPeak
         print(String(format: "  peak memory: %.2f× raw SQLite (target ≤ 1.3×) %@", ratio, ratio <= 1.3 ? "MET" : "NOT MET"))
     }
 
-    /// What one child process reports.
-    struct ChildRun {
-        var wall: Double
-        var cpu: Double
-        var peakMB: Double
-        var checksum: Int
-    }
-
-    /// Runs `graphstore-benchmarks fetch-child SIDE PATH` and reads its report.
-    static func child(_ side: String, _ path: String) throws -> ChildRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["fetch-child", side, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, fields.count == 4, let wall = Double(fields[0]), let cpu = Double(fields[1]),
-            let peak = Double(fields[2]), let checksum = Int(fields[3])
-        else { throw BenchmarkError("child \(side) failed: \(String(decoding: data, as: UTF8.self))") }
-        return ChildRun(wall: wall, cpu: cpu, peakMB: peak, checksum: checksum)
-    }
-
-    /// The child's work: one pass, then `wall cpu peakMB checksum` on stdout. The `prefix-`
-    /// sides run the BEGINSWITH fetch 200 times (for profiling it on its own).
+    /// One side in a child process (`child fetch SIDE PATH`). The `prefix-` sides run the
+    /// BEGINSWITH fetch 200 times (for profiling it on its own).
     static func childMain(side: String, path: String) throws {
-        let clock = ContinuousClock()
-        let cpuStart = cpuSeconds()
-        var checksum = 0
-        let elapsed = try clock.measure {
+        try ChildRun.report {
             switch side {
-            case "raw": checksum = try rawAll(path)
-            case "prefix-raw": checksum = try rawPrefix(path, repetitions: 200)
-            case "prefix-ours": checksum = try oursPrefix(path, repetitions: 200)
-            default: checksum = try oursAll(path)
+            case "raw": try rawAll(path)
+            case "prefix-raw": try rawPrefix(path, repetitions: 200)
+            case "prefix-ours": try oursPrefix(path, repetitions: 200)
+            default: try oursAll(path)
             }
         }
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("\(wall) \(cpuSeconds() - cpuStart) \(peakResidentMB()) \(checksum)")
     }
 
     static func oursPrefix(_ path: String, repetitions: Int) throws -> Int {
@@ -195,15 +152,6 @@ enum FetchBenchmark {
             checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
         }
         return checksum
-    }
-
-    /// `VmHWM` from `/proc/self/status`, in MB.
-    static func peakResidentMB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes / 1024
     }
 }
 

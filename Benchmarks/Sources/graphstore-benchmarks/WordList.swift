@@ -68,15 +68,11 @@ enum WordList {
     /// Inserts the words through a context and saves once. The context is returned so that
     /// tearing the object graph down is not counted in the insert-and-save time.
     @discardableResult
-    static func insertThroughContext(_ words: [String], path: String, phases: Bool = false) throws -> ManagedObjectContext {
-        let clock = ContinuousClock()
-        let start = clock.now
+    static func insertThroughContext(_ words: [String], path: String) throws -> ManagedObjectContext {
         let store = try PersistentStore.create(at: path, model: model)
         let context = ManagedObjectContext(store: store)
         try insertObjects(words, into: context)
-        let inserted = clock.now
         try context.save()
-        if phases { print("    phases: create+insert \(inserted - start), save \(clock.now - inserted)") }
         return context
     }
 
@@ -115,20 +111,39 @@ enum WordList {
         guard sqlite3_exec(db, "COMMIT", nil, nil, nil) == SQLITE_OK else { throw BenchmarkError("commit failed") }
     }
 
+    /// Each side in a child process of its own, alternating (see ``ChildRun``).
     static func run() throws {
-        let words = words(Int(170_000 * benchmarkScale))
         print("WordList: insert 170,000 words (text, length, category) and save")
-        let contextPath = scratchPath("wordlist-context.sqlite")
-        let rawPath = scratchPath("wordlist-raw.sqlite")
-        var kept: [ManagedObjectContext] = []
-        let ours = try measure("GraphStore context insert + save", setUp: { kept.removeAll(); removeStore(contextPath) }) {
-            kept.append(try insertThroughContext(words, path: contextPath, phases: ProcessInfo.processInfo.environment["GRAPHSTORE_BENCH_PHASES"] != nil))
-        }
-        kept.removeAll()
-        let raw = try measure("raw SQLite C API, one transaction", setUp: { removeStore(rawPath) }) {
-            try insertRaw(words, path: rawPath)
+        let runs = try AlternatingRuns("wordlist", sides: ["ours", "raw"])
+        let (ours, raw) = (runs.timing("ours"), runs.timing("raw"))
+        for (label, timing, side) in [("GraphStore context insert + save", ours, "ours"), ("raw SQLite C API, one transaction", raw, "raw")] {
+            let peak = runs.median(side, \.peakMB)
+            print(String(format: "  %-44@ %8.3f s wall  %8.3f s cpu  peak %6.1f MB  (median of %d)", label as NSString, timing.wall, timing.cpu, peak, benchmarkRuns))
         }
         report("WordList insert", ours: ours, raw: raw, target: 1.5)
+        print("  cpu ratio per run: \(runs.cpuRatios("ours", to: "raw").map { String(format: "%.2f×", $0) }.joined(separator: " "))")
+    }
+
+    /// One side in a child process (`child wordlist ours|raw`): the words are made before
+    /// the clock starts; the checksum (summed lengths and keys in the store) after it stops.
+    static func childMain(side: String) throws {
+        let words = words(Int(170_000 * benchmarkScale))
+        let path = scratchPath("wordlist-\(side).sqlite")
+        removeStore(path)
+        var kept: ManagedObjectContext?
+        try ChildRun.report {
+            if side == "raw" { try insertRaw(words, path: path) } else { kept = try insertThroughContext(words, path: path) }
+            return nil
+        } checksum: {
+            let store = try PersistentStore(path: path, model: model)
+            let context = ManagedObjectContext(store: store)
+            var sum = 0
+            try context.enumerate(FetchRequest(entityName: "Word")) { word in
+                sum &+= Int(try word.value(forKey: "length")?.integerValue ?? 0) &+ Int(word.objectID.primaryKey ?? 0)
+            }
+            return sum
+        }
+        _ = kept
     }
 }
 

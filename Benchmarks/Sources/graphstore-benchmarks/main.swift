@@ -10,13 +10,18 @@ let all: [String: () throws -> Void] = [
     "validate": Validate.run,
     "undo": UndoBenchmark.run,
 ]
-// One side of the fetch benchmark in a process of its own (for its peak memory).
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "fetch-child" {
+// One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
+    let (benchmark, side) = (CommandLine.arguments[2], CommandLine.arguments[3])
     do {
-        try FetchBenchmark.childMain(side: CommandLine.arguments[2], path: CommandLine.arguments[3])
+        switch benchmark {
+        case "wordlist": try WordList.childMain(side: side)
+        case "fetch" where CommandLine.arguments.count == 5: try FetchBenchmark.childMain(side: side, path: CommandLine.arguments[4])
+        default: throw BenchmarkError("unknown child: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+        }
         exit(0)
     } catch {
-        print("fetch-child failed: \(error)")
+        print("child failed: \(error)")
         exit(1)
     }
 }

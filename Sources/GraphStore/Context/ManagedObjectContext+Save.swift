@@ -76,24 +76,34 @@ extension ManagedObjectContext {
     /// Hands out keys per inheritance root; they are kept on the objects as pending keys
     /// until the transaction commits.
     private func allocateKeys() throws {
-        var byRoot: [String: [ManagedObject]] = [:]
-        // Inserts come in runs of one entity: group a run at a time rather than hashing the
-        // root's name once per object.
-        var run: [ManagedObject] = []
-        var runRoot: String?
-        for object in inserted.values {
-            let root = object.mapping.rootName
-            if root != runRoot {
-                if let runRoot { byRoot[runRoot, default: []] += run }
-                run.removeAll(keepingCapacity: true)
-                runRoot = root
-            }
-            run.append(object)
+        // Inserts come in runs of one entity: count and assign a run at a time rather than
+        // hashing the root's name (or gathering the objects in lists) once per object.
+        var counts: [String: Int] = [:]
+        forEachRunOfRoot { root, run in counts[root, default: 0] += run.count }
+        var next: [String: Int64] = [:]
+        for (root, count) in counts.sorted(by: { $0.key < $1.key }) {
+            next[root] = try store.allocatePrimaryKeys(root: store.mapping(for: root), count: count).lowerBound
         }
-        if let runRoot { byRoot[runRoot, default: []] += run }
-        for (rootName, objects) in byRoot.sorted(by: { $0.key < $1.key }) {
-            let range = try store.allocatePrimaryKeys(root: store.mapping(for: rootName), count: objects.count)
-            for (object, key) in zip(objects, range) { object.pendingKey = key }
+        forEachRunOfRoot { root, run in
+            guard var key = next[root] else { return }
+            for object in run {
+                object.pendingKey = key
+                key += 1
+            }
+            next[root] = key
+        }
+    }
+
+    /// Calls `body` with each run of consecutive inserted objects that share a root entity.
+    private func forEachRunOfRoot(_ body: (String, ArraySlice<ManagedObject>) -> Void) {
+        let objects = inserted.values
+        var start = objects.startIndex
+        while start < objects.endIndex {
+            let root = objects[start].mapping.rootName
+            var end = start + 1
+            while end < objects.endIndex, objects[end].mapping.rootName == root { end += 1 }
+            body(root, objects[start..<end])
+            start = end
         }
     }
 

@@ -24,7 +24,9 @@ public final class ManagedObjectContext {
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
-    private var lastInserted: EntityMapping?
+    /// What inserting an object of the last inserted entity needs (seeding inserts many
+    /// objects of one entity in a row: no lookup by name, class or entity per object then).
+    private var lastInserted: InsertionTemplate?
     var nextTemporaryID: Int64 = 1
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
@@ -79,6 +81,23 @@ public final class ManagedObjectContext {
     public func register(_ type: ManagedObject.Type, forEntity entity: String) {
         classes[entity] = type
         classByEntityNumber = [:]
+        lastInserted = nil
+    }
+
+    /// The mapping, shared store entity and class of an entity that can be inserted.
+    struct InsertionTemplate {
+        let mapping: EntityMapping
+        let entity: StoreEntity
+        let type: ManagedObject.Type
+    }
+
+    private func insertionTemplate(_ entityName: String) throws -> InsertionTemplate {
+        if let last = lastInserted, last.mapping.name == entityName { return last }
+        let mapping = try store.mapping(for: entityName)
+        guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
+        let template = InsertionTemplate(mapping: mapping, entity: store.storeEntity(for: mapping), type: objectClass(for: mapping))
+        lastInserted = template
+        return template
     }
 
     func objectClass(for mapping: EntityMapping) -> ManagedObject.Type {
@@ -130,13 +149,11 @@ public final class ManagedObjectContext {
     /// Inserts a new object of an entity, with its default values.
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
-        // Seeding inserts many objects of one entity in a row: skip the lookup then.
-        let mapping = try lastInserted.flatMap { $0.name == entityName ? $0 : nil } ?? store.mapping(for: entityName)
-        lastInserted = mapping
-        guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
-        let id = ObjectID(temporaryFor: store.storeEntity(for: mapping), serial: nextTemporaryID)
+        let template = try insertionTemplate(entityName)
+        let mapping = template.mapping
+        let id = ObjectID(temporaryFor: template.entity, serial: nextTemporaryID)
         nextTemporaryID += 1
-        let object = objectClass(for: mapping).init(objectID: id, context: self)
+        let object = template.type.init(objectID: id, context: self)
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted

@@ -81,10 +81,11 @@ func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {
     case .null: sqlite3_result_null(context)
     case .integer(let v): sqlite3_result_int64(context, v)
     case .real(let v): sqlite3_result_double(context, v)
-    case .text(let s): sqlite3_result_text(context, s, -1, graphstore_sqlite_transient())
+    case .text(let s):
+        withSQLiteText(s) { sqlite3_result_text64(context, $0, $1, graphstore_sqlite_transient(), UInt8(SQLITE_UTF8)) }
     case .blob(let d):
         d.withUnsafeBytes { raw in
-            sqlite3_result_blob(context, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
+            sqlite3_result_blob64(context, raw.baseAddress, sqlite3_uint64(raw.count), graphstore_sqlite_transient())
         }
     }
 }

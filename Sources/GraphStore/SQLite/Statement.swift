@@ -46,10 +46,10 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, graphstore_sqlite_transient())
+        case .text(let s): rc = Self.bindText(s, handle, index)
         case .blob(let d):
             rc = d.withUnsafeBytes { raw in
-                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), graphstore_sqlite_transient())
+                sqlite3_bind_blob64(handle, index, raw.baseAddress, sqlite3_uint64(raw.count), graphstore_sqlite_transient())
             }
         }
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: connection.handle, sql: sql) }
@@ -67,8 +67,16 @@ public final class Statement {
 
     /// Binds text without boxing it (hot paths).
     public func bind(text value: String, at index: Int32) throws(SQLiteError) {
-        let rc = sqlite3_bind_text(handle, index, value, -1, graphstore_sqlite_transient())
+        let rc = Self.bindText(value, handle, index)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: connection.handle, sql: sql) }
+    }
+
+    /// Binds a string's UTF-8 bytes with their length: a NUL inside the string is kept
+    /// (a C string would end there), and SQLite need not measure it. SQLite copies them.
+    private static func bindText(_ value: String, _ handle: OpaquePointer, _ index: Int32) -> Int32 {
+        withSQLiteText(value) { text, length in
+            sqlite3_bind_text64(handle, index, text, length, graphstore_sqlite_transient(), UInt8(SQLITE_UTF8))
+        }
     }
 
     /// Binds NULL.
@@ -176,4 +184,14 @@ public final class Statement {
 
     /// All columns of the current row.
     public func row() -> [SQLiteValue] { (0..<columnCount).map(value) }
+}
+
+/// A string's UTF-8 bytes as SQLite takes text: a pointer (never null, even when empty) and
+/// a length, so that a NUL inside the string is kept.
+func withSQLiteText<R>(_ value: String, _ body: (UnsafePointer<CChar>, sqlite3_uint64) -> R) -> R {
+    var value = value
+    return value.withUTF8 { bytes in
+        let start = UnsafeRawPointer(bytes.baseAddress ?? StaticString("").utf8Start)
+        return body(start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count))
+    }
 }

@@ -55,8 +55,8 @@ public final class PersistentStore {
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
     private let privateCopy: String?
-    var insertStatements: [Int: Statement] = [:]
-    var updateStatements: [Int: Statement] = [:]
+    var insertStatements: [Statement?] = []
+    var updateStatements: [Statement?] = []
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
     /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).

@@ -9,9 +9,13 @@ extension ManagedObjectContext {
     /// One conflict per pending object that shares its constrained values.
     func uniquenessConflicts() throws -> [ValidationError] {
         var pendingByConstraint: OrderedDictionary<ValidationPlan.Constraint, [ManagedObject]> = [:]
-        for object in inserted.values + updated.values where !object.isDeleted {
-            for constraint in validationPlan(for: object.mapping).constraints {
-                pendingByConstraint[constraint, default: []].append(object)
+        // Each list as it is (a concatenated copy retained every inserted object once more),
+        // and the plan looked up once per run of one entity.
+        var last: (mapping: EntityMapping, constraints: [ValidationPlan.Constraint])?
+        for list in [inserted.values, Array(updated.values)] {
+            for object in list where !object.isDeleted {
+                if last?.mapping !== object.mapping { last = (object.mapping, validationPlan(for: object.mapping).constraints) }
+                for constraint in last?.constraints ?? [] { pendingByConstraint[constraint, default: []].append(object) }
             }
         }
         var found: [ValidationError] = []

@@ -28,8 +28,9 @@ extension ManagedObjectContext {
             }
         }
         // Copies: validation code may touch other objects, which must not disturb the walk.
-        for object in inserted.values where object.isInserted && !skipsValidation(object) { try collect(object.validateForInsert) }
-        for object in Array(updated.values) where !object.isDeleted && !skipsValidation(object) { try collect(object.validateForUpdate) }
+        var skips = SkipDecision()
+        for object in inserted.values where object.isInserted && !skips(object, in: self) { try collect(object.validateForInsert) }
+        for object in Array(updated.values) where !object.isDeleted && !skips(object, in: self) { try collect(object.validateForUpdate) }
         for object in Array(deleted.values) { try collect(object.validateForDelete) }
         try MultipleValidationErrors.throwIfAny(errors)
         let conflicts = try uniquenessConflicts()
@@ -37,9 +38,18 @@ extension ManagedObjectContext {
     }
 
     /// Whether an object has nothing to check: no app code (a plain ``ManagedObject``) and
-    /// no rules for its entity. Saving many such objects then costs no call per object.
-    private func skipsValidation(_ object: ManagedObject) -> Bool {
-        type(of: object) == ManagedObject.self && validationPlan(for: object.mapping).checksNothingOnSave
+    /// no rules for its entity. Saving many such objects then costs no call per object; the
+    /// answer is kept for a run of objects of one entity and class.
+    private struct SkipDecision {
+        private var last: (mapping: EntityMapping, type: ObjectIdentifier, skips: Bool)?
+
+        mutating func callAsFunction(_ object: ManagedObject, in context: ManagedObjectContext) -> Bool {
+            let type = ObjectIdentifier(Swift.type(of: object))
+            if let last, last.mapping === object.mapping, last.type == type { return last.skips }
+            let skips = Swift.type(of: object) == ManagedObject.self && context.validationPlan(for: object.mapping).checksNothingOnSave
+            last = (object.mapping, type, skips)
+            return skips
+        }
     }
 
     /// The save pipeline's validation step.

@@ -39,6 +39,27 @@ import Testing
         }
     }
 
+    /// Text is bound with its length: a NUL inside a string, empty strings, and long
+    /// (heap-allocated) strings come back whole, and a string bound as a fetch argument
+    /// matches them.
+    @Test func stringsWithNULAndEmptyStringsRoundTrip() throws {
+        let path = try Fixtures.newStorePath()
+        let model = try Fixtures.layoutModel()
+        let strings = ["a\u{0}b", "", "\u{0}", String(repeating: "long text ✓ ", count: 20)]
+        do {
+            let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model))
+            for text in strings { try context.insert("feedback").setValue(.string(text), forKey: "string") }
+            try context.save()
+        }
+        let store = try PersistentStore(path: path, model: model)
+        let read = try ManagedObjectContext(store: store).fetch("feedback").map { try $0.value(forKey: "string") }
+        #expect(read == strings.map { .string($0) })
+        let connection = try Connection(path: path, mode: .readOnly)
+        #expect(try connection.rows("SELECT length(CAST(ZSTRING AS BLOB)) FROM ZFEEDBACK ORDER BY Z_PK").map { $0[0] } == [.integer(3), .integer(0), .integer(1), .integer(Int64(strings[3].utf8.count))])
+        let request = FetchRequest(entityName: "feedback", predicate: try ObjectPredicate(format: "string == %@", "a\u{0}b"))
+        #expect(try ManagedObjectContext(store: store).fetch(request).count == 1)
+    }
+
     @Test func storageClassesAreCoreData() throws {
         let path = try Fixtures.newStorePath()
         let model = try Fixtures.layoutModel()
