@@ -74,10 +74,11 @@ open class ManagedObject {
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
-        // Empty slots, inline: nothing is allocated for entities with up to four of each kind.
+        // Empty slots: nothing is allocated for entities with up to four attributes and two
+        // relationships (values and to-ones inline, to-manys only once one is loaded or set).
         self.values = ValueSlots(repeating: nil, count: mapping.attributeTypes.count)
         self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
-        self.toMany = ToManySlots(repeating: nil, count: mapping.relationshipInfo.count)
+        self.toMany = ToManySlots(count: mapping.relationshipInfo.count)
         self.version = 0
     }
 

@@ -9,15 +9,14 @@
 /// ```
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// The entity and the store, in one shared object: an ID holds one reference, so
-    /// copying one costs one retain (see ``StoreEntity``).
+    /// copying one costs one retain (see ``StoreEntity``). Temporary IDs hold the entity's
+    /// temporary twin.
     let entity: StoreEntity
     private let key: Int64
-    private let temporary: Bool
 
     init(entity: StoreEntity, primaryKey: Int64) {
         self.entity = entity
         self.key = primaryKey
-        self.temporary = false
     }
 
     init(mapping: EntityMapping, storeUUID: String, primaryKey: Int64) {
@@ -25,10 +24,11 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(temporaryFor entity: StoreEntity, serial: Int64) {
-        self.entity = entity
+        self.entity = entity.temporary
         self.key = serial
-        self.temporary = true
     }
+
+    private var temporary: Bool { entity.isTemporary }
 
     /// The concrete entity's mapping.
     public var mapping: EntityMapping { entity.mapping }
@@ -52,7 +52,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
     /// IDs are equal when they name the same row of the same entity in the same store,
     /// whichever context or store connection made them.
     public static func == (a: ObjectID, b: ObjectID) -> Bool {
-        a.key == b.key && a.temporary == b.temporary && StoreEntity.same(a.entity, b.entity)
+        a.key == b.key && StoreEntity.same(a.entity, b.entity)
     }
 
     public func hash(into hasher: inout Hasher) {

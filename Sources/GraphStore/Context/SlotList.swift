@@ -66,5 +66,5 @@ extension SlotList: @unchecked Sendable where Element: Sendable {}
 typealias ValueSlots = SlotList<4, AttributeValue?>
 /// An object's to-one relationships: two inline.
 typealias ToOneSlots = SlotList<2, ToOneSlot>
-/// An object's to-many relationships: two inline.
-typealias ToManySlots = SlotList<2, ToManySet?>
+/// An object's to-many relationships: allocated when the first one is loaded or set.
+typealias ToManySlots = LazySlotList<ToManySet>

@@ -3,7 +3,22 @@
 struct ToOneSlot {
     var object: ManagedObject?
     var id: ObjectID?
-    var order: Int64?
+    /// `Z_FOK_` with `Int64.min` for none: an `Int64?` would make the slot 40 bytes rather
+    /// than 32, and every object holds two slots inline. Positions are small and positive
+    /// (``PersistentStore/orderValue(at:)``); a stored `Int64.min` reads as no position.
+    private var storedOrder: Int64 = .min
+
+    init(object: ManagedObject? = nil, id: ObjectID? = nil, order: Int64? = nil) {
+        self.object = object
+        self.id = id
+        self.order = order
+    }
+
+    /// The stored `Z_FOK_` value, if any.
+    var order: Int64? {
+        get { storedOrder == .min ? nil : storedOrder }
+        set { storedOrder = newValue ?? .min }
+    }
 
     /// Whether the slot is empty.
     var isEmpty: Bool { object == nil && id == nil }

@@ -1,0 +1,41 @@
+/// A fixed-length list of optional slots that allocates nothing until a slot is written:
+/// an object's to-many relationships.
+///
+/// Why not a ``SlotList``: an object read from the store has its to-manys as faults (nil)
+/// until one is touched, and most objects are never asked for one; inline slots sized for
+/// the sets made every object 48 bytes larger, which a big fetch or insert pays in memory
+/// and page faults. Here an untouched list is one empty array and a count.
+struct LazySlotList<Wrapped>: RandomAccessCollection, MutableCollection {
+    private var storage: [Wrapped?] = []
+    /// The number of slots.
+    let count: Int
+
+    /// A list of `count` empty slots.
+    init(count: Int) {
+        self.count = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    func index(after i: Int) -> Int { i + 1 }
+
+    @inline(__always)
+    func index(before i: Int) -> Int { i - 1 }
+
+    subscript(position: Int) -> Wrapped? {
+        @inline(__always)
+        get {
+            precondition(position >= 0 && position < count, "slot index out of range")
+            return storage.isEmpty ? nil : storage[position]
+        }
+        _modify {
+            precondition(position >= 0 && position < count, "slot index out of range")
+            if storage.isEmpty { storage = Array(repeating: nil, count: count) }
+            yield &storage[position]
+        }
+    }
+}
+
+extension LazySlotList: @unchecked Sendable where Wrapped: Sendable {}
