@@ -30,6 +30,7 @@ struct LazySlotList<Wrapped>: RandomAccessCollection, MutableCollection {
             precondition(position >= 0 && position < count, "slot index out of range")
             return storage.isEmpty ? nil : storage[position]
         }
+        @inline(__always)
         _modify {
             precondition(position >= 0 && position < count, "slot index out of range")
             if storage.isEmpty { storage = Array(repeating: nil, count: count) }

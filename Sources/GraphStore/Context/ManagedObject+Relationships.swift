@@ -135,8 +135,9 @@ extension ManagedObject {
     func rawSetToOne(_ index: Int, _ object: ManagedObject?) throws {
         guard try destination(at: index) !== object else { return }
         try managedObjectContext?.willChange(self, relationshipIndex: index)
-        toOne[index].object = object
-        toOne[index].id = nil
+        // One store of the whole slot (through the list's setter) rather than two writes
+        // through its `_modify` coroutine.
+        toOne[index] = ToOneSlot(object: object, id: nil, order: toOne[index].order)
     }
 
     // The set is changed in place (never through a local copy), so adding to a large

@@ -256,6 +256,8 @@ open class ManagedObject {
     private func checked(_ value: AttributeValue?, at index: Int) throws(StoreError) -> AttributeValue? {
         guard let value else { return nil }
         let type = mapping.attributeTypes[index]
+        // Text for a string attribute, the commonest case, needs no conversion.
+        if type == .string, case .string = value { return value }
         guard RowCodec.fits(value, type) else {
             throw .typeMismatch(entity: entity.name, key: mapping.attributeNames[index], expected: type, found: "\(value)")
         }

@@ -28,12 +28,12 @@ extension ManagedObjectContext {
                     try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
                 }
                 for object in updated.values {
-                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version) {
+                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version, bindsEveryColumn: true) {
                         try bindRow(object, $0, $1)
                     }
                 }
                 for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0) { try bindRow(object, $0, $1) }
+                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, bindsEveryColumn: true) { try bindRow(object, $0, $1) }
                 }
                 for object in inserted.values { try writeJoinRows(object) }
                 for object in updated.values { try writeJoinRows(object) }
@@ -107,10 +107,12 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Binds an object's row, in ``EntityMapping/rowColumns`` order, from parameter `first`.
+    /// Binds an object's row, in ``EntityMapping/rowColumns`` order, from parameter `first`:
+    /// every column, NULL included (the statement's earlier bindings are not cleared).
     private func bindRow(_ object: ManagedObject, _ statement: Statement, _ first: Int32) throws {
         let mapping = object.mapping
         var parameter = first
+        defer { assert(parameter == first + Int32(mapping.rowColumns.count), "bindRow left a column of \(mapping.name) unbound") }
         for i in mapping.storedAttributeIndices {
             if mapping.externalStorage[i], case .data(let bytes)? = object.values[i] {
                 try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)

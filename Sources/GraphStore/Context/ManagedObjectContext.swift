@@ -19,15 +19,17 @@ public final class ManagedObjectContext {
     /// for every row a fetch reads; no access overlaps another (objects the table lets go
     /// of are released by the caller, after the change), so exclusivity is not checked.
     @exclusivity(unchecked) var registered = ObjectRegistry()
-    var inserted = InsertionList()
+    // The insert path touches these once per object; no access to them ever overlaps
+    // another (walks go over copies), so exclusivity is not checked at run time.
+    @exclusivity(unchecked) var inserted = InsertionList()
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
     /// What inserting an object of the last inserted entity needs (seeding inserts many
     /// objects of one entity in a row: no lookup by name, class or entity per object then).
-    private var lastInserted: InsertionTemplate?
-    var nextTemporaryID: Int64 = 1
+    @exclusivity(unchecked) private var lastInserted: InsertionTemplate?
+    @exclusivity(unchecked) var nextTemporaryID: Int64 = 1
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
@@ -135,6 +137,9 @@ public final class ManagedObjectContext {
 
     private func record(_ object: ManagedObject, _ kind: ChangeKind) throws {
         guard object.managedObjectContext === self else { return }
+        // An inserted object is already whole and already listed: with no observer there is
+        // nothing to record (the common case of seeding: every value set after insert).
+        if object.lifecycle == .inserted, changeObservers.isEmpty { return }
         // A change is written back as a whole row, so the row must be known first.
         try object.fireFault()
         for observer in changeObservers { try observer(object, kind) }

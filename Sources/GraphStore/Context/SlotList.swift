@@ -42,6 +42,18 @@ struct SlotList<let inlineCount: Int, Element>: RandomAccessCollection, MutableC
             precondition(position >= 0 && position < count, "slot index out of range")
             return position < inlineCount ? inline[unchecked: position] : overflow[position &- inlineCount]
         }
+        // A plain setter as well: an assignment then stores in place, where the coroutine
+        // of `_modify` was an out-of-line call (twice) for every value set or read into
+        // an object.
+        @inline(__always)
+        set {
+            precondition(position >= 0 && position < count, "slot index out of range")
+            if position < inlineCount {
+                inline[unchecked: position] = newValue
+            } else {
+                overflow[position &- inlineCount] = newValue
+            }
+        }
         @inline(__always)
         _modify {
             precondition(position >= 0 && position < count, "slot index out of range")

@@ -32,9 +32,16 @@ extension PersistentStore {
 
     /// Inserts a new row whose ``EntityMapping/rowColumns`` values `bind` binds, starting
     /// at parameter `first` (the save path binds straight from objects, without arrays).
+    /// A column `bind` leaves unbound is NULL.
     public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, bind: (Statement, Int32) throws -> Void) throws {
+        try insertRow(mapping, primaryKey: primaryKey, bindsEveryColumn: false, bind: bind)
+    }
+
+    /// As the public `insertRow`; when `bindsEveryColumn` (the context's save binds every
+    /// column of every row) the statement's earlier bindings are not cleared first.
+    func insertRow(_ mapping: EntityMapping, primaryKey: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws {
         let statement = try statement(mapping.insertSQL, for: mapping, in: &insertStatements)
-        defer { statement.reset() }
+        defer { bindsEveryColumn ? statement.rewind() : statement.reset() }
         statement.bind(primaryKey, at: 1)
         statement.bind(Int64(mapping.number), at: 2)
         statement.bind(1, at: 3)
@@ -52,8 +59,13 @@ extension PersistentStore {
 
     /// Updates a row from a binding closure (as ``insertRow(_:primaryKey:bind:)``).
     public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bind: (Statement, Int32) throws -> Void) throws {
+        try updateRow(mapping, primaryKey: primaryKey, version: version, bindsEveryColumn: false, bind: bind)
+    }
+
+    /// As the public `updateRow` (see the internal `insertRow` for `bindsEveryColumn`).
+    func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws {
         let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
-        defer { statement.reset() }
+        defer { bindsEveryColumn ? statement.rewind() : statement.reset() }
         statement.bind(version + 1, at: 1)
         try bind(statement, 2)
         let next = Int32(mapping.rowColumns.count + 2)

@@ -55,8 +55,10 @@ public final class PersistentStore {
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
     private let privateCopy: String?
-    var insertStatements: [Statement?] = []
-    var updateStatements: [Statement?] = []
+    // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
+    // touches them, never overlapping, so exclusivity is not checked at run time.
+    @exclusivity(unchecked) var insertStatements: [Statement?] = []
+    @exclusivity(unchecked) var updateStatements: [Statement?] = []
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
     /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).

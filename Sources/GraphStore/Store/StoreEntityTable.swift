@@ -1,7 +1,9 @@
 /// A store's ``StoreEntity`` per entity number, made on first use, so that every object ID
 /// of one entity shares one (see ``StoreEntity`` for why).
 final class StoreEntityTable {
-    private var byNumber: [StoreEntity?] = []
+    /// Read for every object ID made; written only by `make`, after the read. No access
+    /// overlaps another, so exclusivity is not checked at run time.
+    @exclusivity(unchecked) private var byNumber: [StoreEntity?] = []
 
     /// The shared entity for `mapping` in `store` (the UUID is only read when one is made).
     @inline(__always)
