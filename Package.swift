@@ -40,10 +40,12 @@ let package = Package(
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
         .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite"]),
+        // Tests' temporary files, removed when the test process exits.
+        .target(name: "TestScratch", path: "Tests/TestScratch"),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite", "TestScratch"]),
         // Golden transcripts are read from the source tree (see GoldenTests), not bundled.
-        .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore"], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "CSQLite"]),
+        .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore", "TestScratch"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "CSQLite", "TestScratch"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestScratch
 
 /// The examples, run as a user runs them: each example program makes its store, then the
 /// `graphstore` binary runs each REPL script on a copy of it. Output (standard output and
@@ -73,8 +74,7 @@ import Testing
 
     /// Makes an example's store in a fresh directory.
     static func makeStore(_ example: String, product: String, arguments: [String]) throws -> (String, String, Int32) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("graphstore-example")
         let store = directory.appendingPathComponent("\(example).sqlite").path
         let (output, status) = try run(try self.product(product), [store] + arguments)
         return (store, output.replacingOccurrences(of: directory.path, with: "$TMP"), status)

@@ -3,6 +3,7 @@ import GraphStore
 import Testing
 
 @testable import GraphStoreShell
+import TestScratch
 
 /// Golden output of `fetch`, `count`, `explain` and `.sql`, driving a shell on a store.
 @Suite("REPL fetch commands")
@@ -17,8 +18,7 @@ struct FetchCommandTests {
     /// A store made with a model that has a fetch index; the shell opens it read-only and
     /// infers the model from the schema.
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-shell-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("graphstore-shell")
         let path = directory.appendingPathComponent("books.sqlite").path
         let model = try ManagedObjectModel {
             EntityDescription("Category") {

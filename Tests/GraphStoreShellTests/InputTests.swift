@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GraphStoreShell
+import TestScratch
 
 /// Reading statements: continuation lines, line numbers, files.
 @Suite struct InputTests {
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func fileLinesHandleCRLFBOMAndAMissingLastNewline() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)").path
+        let path = ScratchDirectory.path("lines", extension: "txt")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data([0xef, 0xbb, 0xbf] + Array("one\r\ntwo\nthree".utf8)).write(to: URL(fileURLWithPath: path))
         let source = try TextLineSource(path: path)

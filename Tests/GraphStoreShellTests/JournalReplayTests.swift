@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GraphStore
 @testable import GraphStoreShell
+import TestScratch
 
 /// `.journal` records undo groups as command lines; `replay` applies them group by group.
 @Suite struct JournalReplayTests {
@@ -214,7 +215,7 @@ import Testing
     }
 
     private func writeJournal(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-journal-\(UUID().uuidString).journal").path
+        let path = ScratchDirectory.path("graphstore-journal", extension: "journal")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GraphStore
 @testable import GraphStoreShell
+import TestScratch
 
 /// The object commands (insert, set, delete, link, unlink, save, rollback) and `validate`,
 /// run in-process on real stores.
@@ -45,7 +46,7 @@ import Testing
         var diagnostics: String { capture.diagnostics }
 
         init(write: Bool = true) throws {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-shell-\(UUID().uuidString)")
+            let directory = try ScratchDirectory.make("graphstore-shell")
             let modelFolder = directory.appendingPathComponent("Shop.xcdatamodel")
             try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
             try ObjectCommandTests.modelXML.write(to: modelFolder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)

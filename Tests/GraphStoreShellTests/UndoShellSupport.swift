@@ -1,6 +1,7 @@
 import Foundation
 @testable import GraphStore
 @testable import GraphStoreShell
+import TestScratch
 
 /// A shell on a fresh copy of the BookStore seed, capturing what it prints.
 final class UndoShellRun {
@@ -23,7 +24,7 @@ final class UndoShellRun {
         .deletingLastPathComponent().path
 
     init(write: Bool = true, directory: String? = nil) throws {
-        let directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-undo-\(UUID().uuidString)").path
+        let directory = try directory ?? ScratchDirectory.make("graphstore-undo").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         path = directory + "/BookStore-\(UUID().uuidString.prefix(8)).sqlite"

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// Runs the built `graphstore` executable and captures what it prints.
 enum GraphStoreBinary {
@@ -53,8 +54,7 @@ enum GraphStoreBinary {
 
     /// A copy of a file in a fresh temporary directory.
     static func copy(_ path: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("graphstore-e2e")
         let target = directory.appendingPathComponent((path as NSString).lastPathComponent).path
         try FileManager.default.copyItem(atPath: path, toPath: target)
         return target

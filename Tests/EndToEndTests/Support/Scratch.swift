@@ -1,12 +1,12 @@
 import Foundation
+import TestScratch
 
 /// A temporary directory that is removed when the last reference to it goes.
 final class Scratch {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-home-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try ScratchDirectory.make("graphstore-home").path
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Foundation
 import GraphStore
+import TestScratch
 
 /// Models and files shared by the tests.
 enum Fixtures {
@@ -25,9 +26,7 @@ enum Fixtures {
 
     /// A fresh directory under the system's temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("graphstore-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchDirectory.make("graphstore-tests")
     }
 
     /// A path for a new store in a fresh directory.
