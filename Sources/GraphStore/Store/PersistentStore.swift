@@ -54,7 +54,8 @@ public final class PersistentStore {
     let connection: Connection
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
-    private let privateCopy: String?
+    /// The private copy the store reads (a read-only store with a log), if any.
+    let privateCopy: String?
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
     // touches them, never overlapping, so exclusivity is not checked at run time.
     @exclusivity(unchecked) var insertStatements: [Statement?] = []

@@ -79,13 +79,13 @@ enum StoreFile {
         let copy = directory.appendingPathComponent((path as NSString).lastPathComponent).path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            PrivateCopies.add(directory.path)
+            PrivateCopies.inUse.add(directory.path)
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
             }
         } catch {
-            PrivateCopies.remove(directory.path)
+            PrivateCopies.inUse.remove(directory.path)
             throw .notADatabase(path: path, reason: "could not make a private copy to read its log: \(error)")
         }
         return copy
@@ -93,7 +93,7 @@ enum StoreFile {
 
     /// Removes a private copy and its directory.
     static func removePrivateCopy(_ copy: String) {
-        PrivateCopies.remove((copy as NSString).deletingLastPathComponent)
+        PrivateCopies.inUse.remove((copy as NSString).deletingLastPathComponent)
     }
 }
 

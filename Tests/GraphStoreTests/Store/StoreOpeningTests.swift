@@ -89,6 +89,31 @@ import Testing
         _ = writer
     }
 
+    /// A store read through a private copy (it has a log) removes the copy when it is
+    /// released; copies still recorded when the process ends are removed then.
+    @Test func privateCopiesAreRemoved() throws {
+        let path = try Fixtures.newStorePath()
+        let writer = try PersistentStore.create(at: path, model: try Fixtures.bookStoreModel())
+        let context = ManagedObjectContext(store: writer)
+        try context.insert("Book").set("title", "In the log")
+        try context.save()
+        var released = ""
+        do {
+            let reader = try PersistentStore(path: path)
+            released = try #require(reader.privateCopy)
+            #expect(FileManager.default.fileExists(atPath: released))
+        }
+        #expect(!FileManager.default.fileExists(atPath: released))
+        // What happens at exit, on a registry of this test's own (the process's one holds
+        // other tests' copies, in use).
+        let copies = PrivateCopies()
+        let directory = try Fixtures.temporaryDirectory().path
+        copies.add(directory)
+        copies.removeRemaining()
+        #expect(!FileManager.default.fileExists(atPath: directory))
+        _ = writer
+    }
+
     @Test func openingCorpusStoresChangesNoByte() throws {
         guard let corpus = try Fixtures.requireCorpus("openingCorpusStoresChangesNoByte") else { return }
         let folder = corpus.appendingPathComponent("stores")
