@@ -43,27 +43,20 @@ enum FetchBenchmark {
     static let rawPrefixSQL =
         "SELECT Z_PK, Z_ENT, Z_OPT, ZLENGTH, ZTEXT, ZWORDCATEGORY FROM ZWORD WHERE ZTEXT >= ? AND ZTEXT < ? AND ZLENGTH > ?"
 
+    /// Both sides ×200 in child processes of their own, alternating (see ``ChildRun``).
     static func prefixFetch(_ path: String) throws {
         let store = try PersistentStore(path: path, model: WordList.indexedModel)
         let request = FetchRequest(entityName: "Word", predicate: try ObjectPredicate(format: predicateFormat))
         print("  SQL: \(try store.sql(for: request))")
         print("  plan: \(try store.queryPlan(for: request).steps.map(\.detail).joined(separator: "; "))")
-        let repetitions = 200
-        var found = 0
-        let ours = try measure("fetch request, objects (×\(repetitions))") {
-            for _ in 0..<repetitions {
-                let context = ManagedObjectContext(store: store)
-                let words = try context.fetch(request)
-                found = words.count
-            }
+        let runs = try AlternatingRuns("fetch", sides: ["prefix-ours", "prefix-raw"], arguments: [path])
+        let (ours, raw) = (runs.timing("prefix-ours"), runs.timing("prefix-raw"))
+        for (label, timing) in [("fetch request, objects (×200)", ours), ("raw C API, same columns (×200)", raw)] {
+            print(String(format: "  %-44@ %8.3f s wall  %8.3f s cpu  (median of %d)", label as NSString, timing.wall, timing.cpu, benchmarkRuns))
         }
-        var rawFound = 0
-        let raw = try measure("raw C API, same columns (×\(repetitions))") {
-            rawFound = try rawPrefix(path, repetitions: repetitions)
-        }
-        guard found == rawFound else { throw BenchmarkError("fetch found \(found) words, raw SQL \(rawFound)") }
-        print("  \(found) words per fetch")
+        print("  \(Int(runs.median("prefix-ours", { Double($0.checksum) }))) words per fetch")
         report("BEGINSWITH + length fetch", ours: ours, raw: raw, target: 1.3)
+        print("  cpu ratio per run: \(runs.cpuRatios("prefix-ours", to: "prefix-raw").map { String(format: "%.2f×", $0) }.joined(separator: " "))")
     }
 
     /// The hand-written query, prepared once per repetition (as the fetch prepares or reuses
