@@ -9,8 +9,10 @@ import GraphStore
 ///    into Swift values. Target ≤ 1.3×.
 /// 2. Every word made into an object with three values touched (text, length, the category's
 ///    ID) through `enumerate` vs a C loop reading the same columns. Target ≤ 1.5×, peak
-///    memory within 1.3×. Each side runs in a child process of its own so that its peak
-///    resident size (`VmHWM`) is its own.
+///    memory within 1.3×.
+///
+/// Each side of each runs in a child process of its own, the sides alternating (see
+/// ``AlternatingRuns``), so that its heap and peak resident size (`VmHWM`) are its own.
 enum FetchBenchmark {
     static let wordCount = Int(1_000_000 * benchmarkScale)
 

@@ -15,14 +15,9 @@ struct LazySlotList<Wrapped>: RandomAccessCollection, MutableCollection {
         self.count = count
     }
 
+    // Integer indices: the standard library supplies index(after:) and index(before:).
     var startIndex: Int { 0 }
     var endIndex: Int { count }
-
-    @inline(__always)
-    func index(after i: Int) -> Int { i + 1 }
-
-    @inline(__always)
-    func index(before i: Int) -> Int { i - 1 }
 
     subscript(position: Int) -> Wrapped? {
         @inline(__always)

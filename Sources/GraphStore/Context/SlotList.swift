@@ -27,14 +27,9 @@ struct SlotList<let inlineCount: Int, Element>: RandomAccessCollection, MutableC
         for (i, element) in elements.enumerated() { self[i] = element }
     }
 
+    // Integer indices: the standard library supplies index(after:) and index(before:).
     var startIndex: Int { 0 }
     var endIndex: Int { count }
-
-    @inline(__always)
-    func index(after i: Int) -> Int { i + 1 }
-
-    @inline(__always)
-    func index(before i: Int) -> Int { i - 1 }
 
     subscript(position: Int) -> Element {
         @inline(__always)
