@@ -32,6 +32,16 @@ struct LazySlotList<Wrapped>: RandomAccessCollection, MutableCollection {
             yield &storage[position]
         }
     }
+
+    /// Changes one slot in place through a closure: the same as mutating through the
+    /// subscript, but inlined, where the subscript's `_modify` coroutine stays two calls
+    /// (adding a member to a to-many runs once per inserted object when seeding).
+    @inline(__always)
+    mutating func update<Result>(_ position: Int, _ body: (inout Wrapped?) throws -> Result) rethrows -> Result {
+        precondition(position >= 0 && position < count, "slot index out of range")
+        if storage.isEmpty { storage = Array(repeating: nil, count: count) }
+        return try storage.withUnsafeMutableBufferPointer { try body(&$0[position]) }
+    }
 }
 
 extension LazySlotList: @unchecked Sendable where Wrapped: Sendable {}

@@ -155,7 +155,7 @@ extension ManagedObject {
     func rawAppendKnownAbsent(_ index: Int, _ object: ManagedObject) throws {
         if toMany[index] == nil { _ = try loadedToMany(index) }
         try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyInsertion(index: index, member: .passUnretained(object)))
-        toMany[index]?.appendKnownAbsent(ObjectRef(object))
+        toMany.update(index) { $0?.appendKnownAbsent(ObjectRef(object)) }
         dirtyRelationships.insert(index)
     }
 
