@@ -51,6 +51,8 @@ extension ManagedObjectContext {
 final class FetchRowConverter {
     private let context: ManagedObjectContext
     private let reader: RowReader?
+    /// Where the store's external binary values live (read once, not per value).
+    private let externalData: ExternalBinaryData?
     private let sortStart: Int
     private let sortCount: Int
     private let sorted: Bool
@@ -89,6 +91,7 @@ final class FetchRowConverter {
     init(context: ManagedObjectContext, query: FetchQuery, pending: PendingFetchChanges, predicate: ObjectPredicate?) {
         self.context = context
         reader = query.reader
+        externalData = query.reader?.externalData
         sortStart = query.sortStart
         sortCount = query.sorts.count
         sorted = !query.sorts.isEmpty
@@ -168,39 +171,16 @@ final class FetchRowConverter {
     private func fill(_ object: ManagedObject, from statement: Statement, _ reading: EntityReading) throws {
         let layout = reading.layout
         for attribute in layout.attributes {
-            let column = Int(attribute.column)
-            do throws(RowCodec.DecodingFailure) {
-                if attribute.external, case .blob(let tagged) = statement.value(column) {
-                    object.values[attribute.index] = try ExternalBinaryData.decode(tagged, in: reader?.externalData)
-                } else {
-                    object.values[attribute.index] = try RowCodec.decode(statement, column: column, as: attribute.type)
-                }
-            } catch {
-                let mapping = layout.mapping
-                throw StoreError.malformedValue(
-                    entity: mapping.name, primaryKey: statement.int64(0), key: mapping.attributes[attribute.index].attribute.name,
-                    column: mapping.attributes[attribute.index].column ?? "", found: error.found, expected: error.expected)
-            }
+            object.values[attribute.index] = try layout.decode(attribute, from: statement, externalData: externalData)
         }
         for (position, toOne) in layout.toOnes.enumerated() {
-            let keyColumn = Int(toOne.keyColumn)
-            guard keyColumn >= 0, !statement.isNull(keyColumn) else { continue }
+            guard let key = layout.foreignKey(toOne, from: statement) else { continue }
             guard let declared = reading.destinations[position] else {
                 throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
             }
-            let key = statement.int64(keyColumn)
-            var concrete = declared
-            if toOne.entityColumn >= 0, !statement.isNull(Int(toOne.entityColumn)) {
-                let number = Int(statement.int64(Int(toOne.entityColumn)))
-                if number != declared.number, let mapping = store.mapping(number: number) { concrete = store.storeEntity(for: mapping) }
-            } else if layout.mapping.relationships[toOne.index].destinationNumbers.count > 1,
-                let number = try store.entityNumber(inTable: declared.mapping.table, primaryKey: key),
-                let mapping = store.mapping(number: number)
-            {
-                concrete = store.storeEntity(for: mapping)
-            }
-            let order: Int64? = toOne.orderColumn >= 0 && !statement.isNull(Int(toOne.orderColumn)) ? statement.int64(Int(toOne.orderColumn)) : nil
-            object.toOne[toOne.index] = ToOneSlot(object: nil, id: ObjectID(entity: concrete, primaryKey: key), order: order)
+            let hasSubentities = layout.mapping.relationships[toOne.index].destinationNumbers.count > 1
+            let id = try store.destinationID(key, declared: declared, hasSubentities: hasSubentities)
+            object.toOne[toOne.index] = ToOneSlot(object: nil, id: id, order: key.order)
         }
         object.version = statement.int64(2)
         object.hasData = true

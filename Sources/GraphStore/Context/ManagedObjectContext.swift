@@ -252,24 +252,14 @@ public final class ManagedObjectContext {
         object.hasData = true
     }
 
-    // This runs for every to-one of every row a fetch reads: it looks the destination up by
-    // number and reads the relationship in place, rather than copying its mapping and
-    // hashing the destination's name.
+    // It looks the declared destination up by number and reads the relationship in place,
+    // rather than copying its mapping and hashing the destination's name.
     private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
         let numbers = mapping.relationships[index].destinationNumbers
         guard let declared = numbers.first.flatMap({ store.mapping(number: $0) }) else {
             throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
         }
-        var concrete = declared
-        if let number = key.entityNumber, let mapping = store.mapping(number: number) {
-            concrete = mapping
-        } else if numbers.count > 1,
-            let number = try store.entityNumber(inTable: declared.table, primaryKey: key.primaryKey),
-            let mapping = store.mapping(number: number)
-        {
-            concrete = mapping
-        }
-        return store.objectID(concrete, primaryKey: key.primaryKey)
+        return try store.destinationID(key, declared: store.storeEntity(for: declared), hasSubentities: numbers.count > 1)
     }
 
     func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectRef> {

@@ -80,14 +80,10 @@ extension PersistentStore {
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
     /// number (no SQL text or key is hashed per row on the save path). Every caller resets
     /// the statement after its one use, so it comes out of the cache ready to bind.
-    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout [Statement?]) throws -> Statement {
-        let number = mapping.number
-        if number >= 0, number < cache.count, let statement = cache[number] { return statement }
+    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout EntityNumberTable<Statement>) throws -> Statement {
+        if let statement = cache[mapping.number] { return statement }
         let statement = try connection.prepare(sql)
-        if number >= 0, number < 1 << 16 {
-            if number >= cache.count { cache += Array(repeating: nil, count: number + 1 - cache.count) }
-            cache[number] = statement
-        }
+        cache[mapping.number] = statement
         return statement
     }
 

@@ -58,8 +58,8 @@ public final class PersistentStore {
     let privateCopy: String?
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
     // touches them, never overlapping, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var insertStatements: [Statement?] = []
-    @exclusivity(unchecked) var updateStatements: [Statement?] = []
+    @exclusivity(unchecked) var insertStatements = EntityNumberTable<Statement>()
+    @exclusivity(unchecked) var updateStatements = EntityNumberTable<Statement>()
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
     /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).

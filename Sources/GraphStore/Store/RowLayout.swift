@@ -48,3 +48,35 @@ final class RowLayout {
         self.toOnes = toOnes
     }
 }
+
+extension RowLayout {
+    /// Decodes a stored attribute from the statement's current row. A value that cannot be
+    /// decoded is a `StoreError.malformedValue` naming the entity, row, key and column.
+    @inline(__always)
+    func decode(_ attribute: Attribute, from statement: Statement, externalData: ExternalBinaryData?) throws(StoreError) -> AttributeValue? {
+        let column = Int(attribute.column)
+        do throws(RowCodec.DecodingFailure) {
+            if attribute.external, case .blob(let tagged) = statement.value(column) {
+                return try ExternalBinaryData.decode(tagged, in: externalData)
+            }
+            return try RowCodec.decode(statement, column: column, as: attribute.type)
+        } catch {
+            let property = mapping.attributes[attribute.index]
+            throw .malformedValue(
+                entity: mapping.name, primaryKey: statement.int64(0), key: property.attribute.name, column: property.column ?? "",
+                found: error.found, expected: error.expected)
+        }
+    }
+
+    /// A stored to-one's key, with its `Z<n>_` entity number and `Z_FOK_` order when the row
+    /// has them, from the statement's current row; nil when the key is NULL.
+    @inline(__always)
+    func foreignKey(_ toOne: ToOne, from statement: Statement) -> StoredRow.ForeignKey? {
+        let keyColumn = Int(toOne.keyColumn)
+        guard keyColumn >= 0, !statement.isNull(keyColumn) else { return nil }
+        var key = StoredRow.ForeignKey(primaryKey: statement.int64(keyColumn), entityNumber: nil, order: nil)
+        if toOne.entityColumn >= 0, !statement.isNull(Int(toOne.entityColumn)) { key.entityNumber = Int(statement.int64(Int(toOne.entityColumn))) }
+        if toOne.orderColumn >= 0, !statement.isNull(Int(toOne.orderColumn)) { key.order = statement.int64(Int(toOne.orderColumn)) }
+        return key
+    }
+}

@@ -3,25 +3,19 @@
 final class StoreEntityTable {
     /// Read for every object ID made; written only by `make`, after the read. No access
     /// overlaps another, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) private var byNumber: [StoreEntity?] = []
+    @exclusivity(unchecked) private var byNumber = EntityNumberTable<StoreEntity>()
 
     /// The shared entity for `mapping` in `store` (the UUID is only read when one is made).
     @inline(__always)
     func entity(for mapping: EntityMapping, in store: PersistentStore) -> StoreEntity {
-        let number = mapping.number
-        if number >= 0, number < byNumber.count, let known = byNumber[number], known.mapping === mapping {
-            return known
-        }
+        if let known = byNumber[mapping.number], known.mapping === mapping { return known }
         return make(mapping, store.uuid)
     }
 
     private func make(_ mapping: EntityMapping, _ storeUUID: String) -> StoreEntity {
         let entity = StoreEntity(mapping: mapping, storeUUID: storeUUID)
-        let number = mapping.number
         // A mapping of another store (or an odd number) gets an entity of its own, unshared.
-        guard number >= 0, number < 1 << 16 else { return entity }
-        if number >= byNumber.count { byNumber += Array(repeating: nil, count: number + 1 - byNumber.count) }
-        if byNumber[number] == nil { byNumber[number] = entity }
+        if byNumber[mapping.number] == nil { byNumber[mapping.number] = entity }
         return entity
     }
 }
@@ -37,5 +31,21 @@ extension PersistentStore {
     @inline(__always)
     func objectID(_ mapping: EntityMapping, primaryKey: Int64) -> ObjectID {
         ObjectID(entity: storeEntity(for: mapping), primaryKey: primaryKey)
+    }
+
+    /// The ID a stored to-one names. Its concrete entity is the row's `Z<n>_` column when
+    /// there is one; otherwise, when the declared destination has sub-entities, the
+    /// destination row's own `Z_ENT`; otherwise the declared destination.
+    func destinationID(_ key: StoredRow.ForeignKey, declared: StoreEntity, hasSubentities: Bool) throws -> ObjectID {
+        if let number = key.entityNumber {
+            if number == declared.number { return ObjectID(entity: declared, primaryKey: key.primaryKey) }
+            if let concrete = mapping(number: number) { return objectID(concrete, primaryKey: key.primaryKey) }
+        }
+        if hasSubentities, let number = try entityNumber(inTable: declared.mapping.table, primaryKey: key.primaryKey),
+            let concrete = mapping(number: number)
+        {
+            return objectID(concrete, primaryKey: key.primaryKey)
+        }
+        return ObjectID(entity: declared, primaryKey: key.primaryKey)
     }
 }

@@ -32,8 +32,6 @@ public struct StoredRow: Sendable {
 /// with, for each concrete entity, where its own columns sit in the result.
 struct RowReader {
     let columns: [String]
-    private let positions: [Int: [Int]]
-    private let mappings: [Int: EntityMapping]
     /// Where each concrete entity's values sit in a row that starts at column 0.
     let layouts: [RowLayout]
 
@@ -44,21 +42,18 @@ struct RowReader {
         self.externalData = externalData
         var columns: [String] = []
         var index: [String: Int] = [:]
-        var positions: [Int: [Int]] = [:]
-        var mappings: [Int: EntityMapping] = [:]
+        var layouts: [RowLayout] = []
         for mapping in family {
-            positions[mapping.number] = mapping.rowColumns.map { column in
+            let positions = mapping.rowColumns.map { column in
                 if let i = index[column.uppercased()] { return i }
                 columns.append(column)
                 index[column.uppercased()] = columns.count - 1
                 return columns.count - 1
             }
-            mappings[mapping.number] = mapping
+            layouts.append(RowLayout(mapping: mapping, positions: positions))
         }
         self.columns = columns
-        self.positions = positions
-        self.mappings = mappings
-        self.layouts = family.map { RowLayout(mapping: $0, positions: positions[$0.number] ?? []) }
+        self.layouts = layouts
     }
 
     /// The layout of entity `number`'s rows, or nil when it is not of this family.
@@ -71,51 +66,23 @@ struct RowReader {
         (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
-    /// Decodes the current row of a statement whose first columns are this reader's.
-    func read(_ statement: Statement, offset: Int = 0) -> StoredRow? {
-        let number = Int(statement.int64(offset + 1))
-        guard let mapping = mappings[number], let positions = positions[number] else { return nil }
-        let pk = statement.int64(offset)
+    /// Decodes the current row of a statement whose first columns are this reader's; values
+    /// that cannot be decoded are listed in the row's `problems`.
+    func read(_ statement: Statement) -> StoredRow? {
+        guard let layout = layout(entityNumber: Int(statement.int64(1))) else { return nil }
+        let mapping = layout.mapping
         var row = StoredRow(
-            primaryKey: pk, entityNumber: number, version: statement.int64(offset + 2), mapping: mapping,
-            attributes: [], toOne: [], problems: [])
-        row.attributes = Array(repeating: nil, count: mapping.attributeTypes.count)
-        row.toOne = Array(repeating: nil, count: mapping.relationships.count)
-        var p = 0
-        for i in mapping.storedAttributeIndices {
-            let column = offset + 3 + positions[p]
-            p += 1
-            do {
-                if mapping.externalStorage[i], case .blob(let tagged) = statement.value(column) {
-                    row.attributes[i] = try ExternalBinaryData.decode(tagged, in: externalData)
-                } else {
-                    row.attributes[i] = try RowCodec.decode(statement, column: column, as: mapping.attributeTypes[i])
-                }
+            primaryKey: statement.int64(0), entityNumber: mapping.number, version: statement.int64(2), mapping: mapping,
+            attributes: Array(repeating: nil, count: mapping.attributeTypes.count),
+            toOne: Array(repeating: nil, count: mapping.relationships.count), problems: [])
+        for attribute in layout.attributes {
+            do throws(StoreError) {
+                row.attributes[attribute.index] = try layout.decode(attribute, from: statement, externalData: externalData)
             } catch {
-                row.problems.append(.malformedValue(
-                    entity: mapping.name, primaryKey: pk, key: mapping.attributes[i].attribute.name,
-                    column: mapping.attributes[i].column ?? "", found: error.found, expected: error.expected))
+                row.problems.append(error)
             }
         }
-        for toOne in mapping.toOneColumns {
-            let keyIndex = offset + 3 + positions[p]
-            p += 1
-            var key: StoredRow.ForeignKey?
-            if !statement.isNull(keyIndex) {
-                key = StoredRow.ForeignKey(primaryKey: statement.int64(keyIndex), entityNumber: nil, order: nil)
-            }
-            if toOne.hasEntityColumn {
-                let i = offset + 3 + positions[p]
-                p += 1
-                if !statement.isNull(i) { key?.entityNumber = Int(statement.int64(i)) }
-            }
-            if toOne.hasOrderColumn {
-                let i = offset + 3 + positions[p]
-                p += 1
-                if !statement.isNull(i) { key?.order = statement.int64(i) }
-            }
-            row.toOne[toOne.index] = key
-        }
+        for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
         return row
     }
 }
