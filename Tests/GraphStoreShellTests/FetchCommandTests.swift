@@ -129,8 +129,8 @@ struct FetchCommandTests {
 
     @Test func explainShowsTheIndexSearch() throws {
         #expect(try run("explain fetch Book where title BEGINSWITH 'Dr' AND pages == nil") == """
-            -- sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPAGES, t0.ZTITLE, t0.ZCATEGORY FROM ZBOOK t0 WHERE t0.ZTITLE >= ? AND t0.ZTITLE < ? AND GS_BEGINSWITH(t0.ZTITLE, ?, ?) AND t0.ZPAGES IS NULL
-            -- bindings: ['Dr', 'Ds', 'Dr', 0]
+            -- sql: SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPAGES, t0.ZTITLE, t0.ZCATEGORY FROM ZBOOK t0 WHERE t0.ZTITLE >= ? AND t0.ZTITLE < ? AND (t0.ZTITLE < ? OR GS_BEGINSWITH(t0.ZTITLE, ?, ?)) AND t0.ZPAGES IS NULL
+            -- bindings: ['Dr', 'Ds', 'Dr' || char(128), 'Dr', 0]
             QUERY PLAN
             `--SEARCH t0 USING INDEX Z_Book_byTitle (ZTITLE>? AND ZTITLE<?)
 

@@ -31,7 +31,23 @@ extension PredicateSQLCompiler {
         guard case .column = text.fragment, let constant, PredicateSQLCompiler.folding(options).isEmpty,
             let prefix = PredicateSQLCompiler.literalPrefix(of: constant, for: op)
         else { return call }
+        if op == .beginsWith, let settled = PredicateSQLCompiler.settledPrefixBound(prefix) {
+            // Most rows of the range start with the prefix and then an ASCII character (or
+            // end there): those match for certain, so the function decides only the others.
+            let certain = SQLCondition(fragment: .comparison(text.fragment, .less, .parameter(.text(settled))), nullable: true)
+            return .and([prefixRange(text, prefix), .or([certain, call])])
+        }
         return .and([prefixRange(text, prefix), call])
+    }
+
+    /// For an ASCII BEGINSWITH prefix: the prefix followed by U+0080. A text from the prefix's
+    /// range that sorts below it continues with an ASCII character or not at all, and an
+    /// ASCII character never joins the grapheme before it (only LF after CR does, so a
+    /// prefix ending in CR has no bound): such a text starts with the prefix's characters
+    /// exactly, as Swift's `hasPrefix` sees them. Nil when that does not hold.
+    static func settledPrefixBound(_ prefix: String) -> String? {
+        guard prefix.utf8.allSatisfy({ $0 < 0x80 }), prefix.utf8.last != 0x0D else { return nil }
+        return prefix + "\u{80}"
     }
 
     /// `col >= prefix AND col < successor`: the rows whose text starts with `prefix`

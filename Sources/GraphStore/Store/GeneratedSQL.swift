@@ -33,10 +33,31 @@ public struct GeneratedSQL: Sendable, CustomStringConvertible {
 
     static func describe(_ value: SQLiteValue) -> String {
         switch value {
-        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .text(let text): describe(text: text)
         default: value.description
         }
     }
+
+    /// A text as an SQL expression that yields it: quoted, with control characters (which
+    /// a terminal would hide or act on) written as `char(N)`, as sqlite3's `.dump` does:
+    /// `'Al' || char(128)`.
+    private static func describe(text: String) -> String {
+        var parts: [String] = []
+        var run = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                if !run.isEmpty { parts.append(quoted(run)) }
+                run = ""
+                parts.append("char(\(scalar.value))")
+            } else {
+                run.unicodeScalars.append(scalar)
+            }
+        }
+        if !run.isEmpty || parts.isEmpty { parts.append(quoted(run)) }
+        return parts.joined(separator: " || ")
+    }
+
+    private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 }
 
 /// SQLite's plan for a fetch's statement (`EXPLAIN QUERY PLAN`), with the statement.

@@ -25,6 +25,27 @@ struct ASCIIMatchingTests {
         }
     }
 
+    @Test("BEGINSWITH with an ASCII prefix: the rows SQL takes without the function match in memory too")
+    func certainPrefixRows() throws {
+        let (store, context) = try FetchFixtures.peopleStore()
+        // After the prefix: nothing, ASCII, a combining mark (joins the last character), an
+        // emoji modifier, a precomposed letter, CR LF, invalid-looking U+0080, and a text
+        // that only canonically starts with the prefix (U+212A KELVIN SIGN is K).
+        let names = ["ab", "abc", "ab c", "ab\u{301}c", "ab\u{301}", "ab\u{1F3FB}", "abé", "ab\r\n", "ab\u{80}", "\u{212A}ab", "Kab", "a", "ac", "ab\u{200D}x"]
+        for name in names { try context.insert("Person").set("name", name) }
+        try context.save()
+        let reader = ManagedObjectContext(store: store)
+        let everyone = try reader.fetch("Person")
+        for format in ["name BEGINSWITH 'ab'", "name BEGINSWITH 'a'", "name BEGINSWITH 'ab\\r'", "name BEGINSWITH 'K'", "name BEGINSWITH[n] 'ab'"] {
+            let predicate = try ObjectPredicate(format: format)
+            let memory = Set(try everyone.filter { try predicate.evaluate(with: $0) }.compactMap { try $0.value(forKey: "name")?.stringValue })
+            let sql = Set(try reader.fetch(FetchRequest(entityName: "Person", predicate: predicate)).compactMap { try $0.value(forKey: "name")?.stringValue })
+            #expect(memory == sql, "\(format)")
+        }
+        let matches = try reader.fetch(FetchRequest(entityName: "Person", format: "name BEGINSWITH 'ab'")).compactMap { try $0.value(forKey: "name")?.stringValue }
+        #expect(Set(matches) == ["ab", "abc", "ab c", "abé", "ab\r\n", "ab\u{80}"])
+    }
+
     @Test("through SQL: functions answer the same for ASCII and non-ASCII operands")
     func throughSQL() throws {
         let (store, context) = try FetchFixtures.peopleStore()

@@ -65,9 +65,22 @@ struct FetchSQLShapeTests {
             == "LEFT JOIN ZADDRESS t1 ON t1.Z_PK = t0.ZADDRESS LEFT JOIN ZPERSON t2 ON t2.Z_PK = t1.ZPERSON WHERE CASE WHEN t2.Z_PK IS NULL THEN NULL ELSE (SELECT COUNT(*) FROM ZCHILD t3 WHERE t3.ZPARENT = t2.Z_PK) END > ?")
     }
 
-    @Test("string operators call the registered functions; BEGINSWITH adds a key range") func strings() throws {
-        #expect(try whereClause("name BEGINSWITH 'Al'") == "WHERE t0.ZNAME >= ? AND t0.ZNAME < ? AND GS_BEGINSWITH(t0.ZNAME, ?, ?)")
-        #expect(try bindings("name BEGINSWITH 'Al'") == [.text("Al"), .text("Am"), .text("Al"), .integer(0)])
+    @Test("bindings print as SQL that yields them, control characters as char(N)") func bindingText() {
+        #expect(GeneratedSQL.describe(.text("it's")) == "'it''s'")
+        #expect(GeneratedSQL.describe(.text("Al\u{80}")) == "'Al' || char(128)")
+        #expect(GeneratedSQL.describe(.text("\na\tb")) == "char(10) || 'a' || char(9) || 'b'")
+        #expect(GeneratedSQL.describe(.text("")) == "''")
+        #expect(GeneratedSQL.describe(.integer(3)) == "3")
+    }
+
+    @Test("string operators call the registered functions; BEGINSWITH adds a key range (and, for ASCII, the part it settles)") func strings() throws {
+        #expect(
+            try whereClause("name BEGINSWITH 'Al'")
+                == "WHERE t0.ZNAME >= ? AND t0.ZNAME < ? AND (t0.ZNAME < ? OR GS_BEGINSWITH(t0.ZNAME, ?, ?))")
+        // No certain part for a non-ASCII prefix or one ending in CR (CR LF is one character).
+        #expect(try whereClause("name BEGINSWITH 'Él'") == "WHERE t0.ZNAME >= ? AND t0.ZNAME < ? AND GS_BEGINSWITH(t0.ZNAME, ?, ?)")
+        #expect(try whereClause("name BEGINSWITH 'A\\r'") == "WHERE t0.ZNAME >= ? AND t0.ZNAME < ? AND GS_BEGINSWITH(t0.ZNAME, ?, ?)")
+        #expect(try bindings("name BEGINSWITH 'Al'") == [.text("Al"), .text("Am"), .text("Al\u{80}"), .text("Al"), .integer(0)])
         #expect(try whereClause("name BEGINSWITH[c] 'al'") == "WHERE GS_BEGINSWITH(t0.ZNAME, ?, ?)")
         #expect(try whereClause("name ==[cd] 'al'") == "WHERE GS_EQUALS(t0.ZNAME, ?, ?)")
         #expect(try whereClause("name <[c] 'al'") == "WHERE GS_COMPARE(t0.ZNAME, ?, ?) < ?")
