@@ -76,6 +76,8 @@ final class FetchRowConverter {
         let entity: StoreEntity
         /// Each to-one's declared destination, as its IDs name it.
         let destinations: [StoreEntity?]
+        /// Whether each to-one's destination has sub-entities (its rows say which one).
+        let destinationsHaveSubentities: [Bool]
 
         init(layout: RowLayout, type: ManagedObject.Type, store: PersistentStore) {
             number = layout.mapping.number
@@ -85,6 +87,7 @@ final class FetchRowConverter {
             destinations = layout.toOnes.map { toOne in
                 layout.mapping.relationships[toOne.index].destinationNumbers.first.flatMap { store.mapping(number: $0) }.map(store.storeEntity)
             }
+            destinationsHaveSubentities = layout.toOnes.map { layout.mapping.relationships[$0.index].destinationNumbers.count > 1 }
         }
     }
 
@@ -178,7 +181,7 @@ final class FetchRowConverter {
             guard let declared = reading.destinations[position] else {
                 throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
             }
-            let hasSubentities = layout.mapping.relationships[toOne.index].destinationNumbers.count > 1
+            let hasSubentities = reading.destinationsHaveSubentities[position]
             let id = try store.destinationID(key, declared: declared, hasSubentities: hasSubentities)
             object.toOne[toOne.index] = ToOneSlot(object: nil, id: id, order: key.order)
         }

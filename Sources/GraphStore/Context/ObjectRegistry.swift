@@ -178,11 +178,12 @@ final class ObjectRegistry {
     }
 
     /// Calls `body` with every registered object (in no particular order), without
-    /// copying them into an array first.
+    /// copying them into an array first. `body` must not add or remove objects.
     func forEach(_ body: (ManagedObject) -> Void) {
         guard let entries else { return }
         for i in 0..<capacity {
-            if let object = entries[i].object { body(object.takeUnretainedValue()) }
+            // The table's own reference keeps the object alive through the call.
+            entries[i].object?._withUnsafeGuaranteedRef(body)
         }
     }
 
