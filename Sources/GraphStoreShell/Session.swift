@@ -58,7 +58,7 @@ public struct Session {
                     // The script's own session already said what failed.
                     status = failure.status
                 } catch {
-                    let failure = ShellError.describing(error)
+                    let failure = ShellError.describing(error, interrupted: shell.isInterrupted())
                     report(failure.message, source: source, line: line)
                     if !source.isInteractive { status = failure.exitCode }
                 }

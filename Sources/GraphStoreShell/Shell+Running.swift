@@ -23,7 +23,7 @@ extension Shell {
             }
         }
         try execute(text)
-        if Interrupts.isPending { throw ShellError("interrupted") }
+        if isInterrupted() { throw ShellError("interrupted") }
     }
 }
 

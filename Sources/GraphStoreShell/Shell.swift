@@ -36,6 +36,10 @@ public final class Shell {
     public var output: (String) -> Void
     /// Where messages go.
     public let diagnostics: (String) -> Void
+    /// Whether Ctrl-C asked the running command to stop: the flag the interactive session's
+    /// SIGINT handler sets, unless a program embedding the shell answers from a cancellation
+    /// of its own. Result loops stop early and the command reports `interrupted`.
+    public var isInterrupted: () -> Bool = { Interrupts.isPending }
     /// The commands, in `.help` order.
     public private(set) var commands: [ShellCommand] = []
     private var commandsByName: [String: Int] = [:]
@@ -128,7 +132,7 @@ public final class Shell {
 
     /// Streams a result to the output in the current mode.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
-        let writer = ResultWriter(settings: effectiveSettings, write: output)
+        let writer = ResultWriter(settings: effectiveSettings, isInterrupted: { [unowned self] in isInterrupted() }, write: output)
         writer.begin(columns: columns)
         defer { writer.end() }
         try produce(writer)

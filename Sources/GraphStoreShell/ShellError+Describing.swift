@@ -3,8 +3,8 @@ import GraphStore
 extension ShellError {
     /// The message and exit status for any error a command threw. An interrupted command
     /// (Ctrl-C, or SQLite reporting the interruption) says just that.
-    static func describing(_ error: any Error) -> ShellError {
-        if Interrupts.isPending { return ShellError("interrupted") }
+    static func describing(_ error: any Error, interrupted: Bool) -> ShellError {
+        if interrupted { return ShellError("interrupted") }
         switch error {
         case let error as ShellError: return error
         case let error as StoreError where error.isInterruption: return ShellError("interrupted")

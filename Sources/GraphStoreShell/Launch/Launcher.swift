@@ -46,7 +46,7 @@ public enum Launcher {
             do {
                 try shell.open(path: store, modelPath: options.model)
             } catch {
-                shell.diagnostics("graphstore: \(ShellError.describing(error).message)\n")
+                shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
                 return ExitStatus.storeNotOpened
             }
         } else if options.model != nil {
@@ -135,7 +135,7 @@ public enum Launcher {
         } catch let failure as ScriptFailure {
             return failure.status
         } catch {
-            shell.diagnostics("graphstore: \(ShellError.describing(error).message)\n")
+            shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
             return ExitStatus.commandFailed
         }
     }

@@ -21,6 +21,7 @@ import GraphStore
 public final class ResultWriter: ResultSink {
     private let settings: OutputSettings
     private let write: (String) -> Void
+    private let isInterrupted: () -> Bool
     private var columns: [String] = []
     private var pending: [[RenderedCell]] = []
     private var layout: ColumnLayout?
@@ -30,9 +31,11 @@ public final class ResultWriter: ResultSink {
     /// How many rows the aligned modes measure before they start writing.
     static let measuredRows = 500
 
-    /// Creates a writer that hands each piece of text to `write`.
-    public init(settings: OutputSettings, write: @escaping (String) -> Void) {
+    /// Creates a writer that hands each piece of text to `write`, and drops the rest of a
+    /// result once `isInterrupted` says so (a shell passes its Ctrl-C check).
+    public init(settings: OutputSettings, isInterrupted: @escaping () -> Bool = { false }, write: @escaping (String) -> Void) {
         self.settings = settings
+        self.isInterrupted = isInterrupted
         self.write = write
     }
 
@@ -52,7 +55,7 @@ public final class ResultWriter: ResultSink {
 
     public func row(_ cells: [Cell]) {
         // After Ctrl-C the rest of the result is dropped; the command then reports the interruption.
-        if Interrupts.isPending { return }
+        if isInterrupted() { return }
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
         let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
         defer { rowCount += 1 }
