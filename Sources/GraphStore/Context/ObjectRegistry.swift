@@ -33,9 +33,18 @@ final class ObjectRegistry {
     init() {}
 
     deinit {
-        guard let entries else { return }
-        for i in 0..<capacity { entries[i].object?.release() }
-        entries.deallocate()
+        removeAll()
+    }
+
+    /// Lets go of every object. The table is empty before the first is released, so that
+    /// a `deinit` run by the release finds it so.
+    func removeAll() {
+        guard let old = entries else { return }
+        let oldCapacity = capacity
+        entries = nil
+        (capacity, mask, shift, count) = (0, -1, 64, 0)
+        for i in 0..<oldCapacity { old[i].object?.release() }
+        old.deallocate()
     }
 
     /// Whether no object is registered.
