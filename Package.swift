@@ -31,12 +31,14 @@ let package = Package(
         ),
         .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
         // The command line is parsed by GraphStoreShell's LaunchOptions, not swift-argument-parser:
-        // measured in the installed (static, non-PIE) build, the library's reflection over the
-        // flags costs about 3 ms of every start, taking `graphstore STORE .entities` from 7.6 ms
-        // to 10.9 ms, over the 10 ms budget. LaunchOptions also runs interleaved -c and -f in
-        // the order given (`-c A -f B -c C`, as sqlite3 does), which swift-argument-parser's
-        // separate option arrays cannot tell (its ordered heterogeneous options are an open
-        // proposal, apple/swift-argument-parser#862), and maps usage errors to exit status 2.
+        // measured in the installed (static, non-PIE) build, round-robin with this parser,
+        // swift-argument-parser 1.8.2 adds 2.4–2.9 ms to every start (`graphstore STORE
+        // .entities` 8.3 → 10.7 ms), over the 10 ms budget: its reflection over the flags walks
+        // the binary's protocol conformances some 30 more times per start (Benchmarks/README.md,
+        // "Cold start"). LaunchOptions also runs interleaved -c and -f in the order given
+        // (`-c A -f B -c C`, as sqlite3 does), which swift-argument-parser's separate option
+        // arrays cannot tell (its ordered heterogeneous options are an open proposal,
+        // apple/swift-argument-parser#862), and maps usage errors to exit status 2.
         .executableTarget(name: "graphstore", dependencies: ["GraphStoreShell"]),
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
