@@ -4,8 +4,9 @@
 /// ```swift
 /// let request = try FetchRequest(entityName: "Word", format: "text BEGINSWITH 'ab' AND length > 5")
 /// let generated = try store.sql(for: request)
-/// generated.sql        // SELECT t0.Z_PK, … FROM ZWORD t0 WHERE (t0.ZTEXT >= ? AND t0.ZTEXT < ? AND GS_BEGINSWITH(…)) AND t0.ZLENGTH > ?
-/// generated.bindings   // [ab, ac, ab, 0, 5]
+/// generated.sql        // SELECT t0.Z_PK, … FROM ZWORD t0 WHERE t0.ZTEXT >= ? AND t0.ZTEXT < ?
+///                      //   AND (t0.ZTEXT < ? OR GS_BEGINSWITH(t0.ZTEXT, ?, ?)) AND t0.ZLENGTH > ?
+/// generated.bindingsDescription  // ['ab', 'ac', 'ab' || char(128), 'ab', 0, 5]
 /// ```
 public struct GeneratedSQL: Sendable, CustomStringConvertible {
     /// The statement text.
