@@ -64,22 +64,18 @@ enum FetchBenchmark {
     /// The hand-written query, prepared once per repetition (as the fetch prepares or reuses
     /// its statement), every column read into a Swift value.
     static func rawPrefix(_ path: String, repetitions: Int) throws -> Int {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, rawPrefixSQL, -1, &statement, nil)
-        defer { sqlite3_finalize(statement) }
-        var rows: [RawWord] = []
-        for _ in 0..<repetitions {
-            rows = []
-            sqlite3_bind_text(statement, 1, "ab", -1, bench_sqlite_transient())
-            sqlite3_bind_text(statement, 2, "ac", -1, bench_sqlite_transient())
-            sqlite3_bind_int64(statement, 3, 5)
-            while sqlite3_step(statement) == SQLITE_ROW { rows.append(RawWord(statement)) }
-            sqlite3_reset(statement)
+        try withRawStatement(path, rawPrefixSQL) { statement in
+            var rows: [RawWord] = []
+            for _ in 0..<repetitions {
+                rows = []
+                sqlite3_bind_text(statement, 1, "ab", -1, bench_sqlite_transient())
+                sqlite3_bind_text(statement, 2, "ac", -1, bench_sqlite_transient())
+                sqlite3_bind_int64(statement, 3, 5)
+                while sqlite3_step(statement) == SQLITE_ROW { rows.append(RawWord(statement)) }
+                sqlite3_reset(statement)
+            }
+            return rows.count
         }
-        return rows.count
     }
 
     // MARK: - Every word
@@ -141,20 +137,28 @@ enum FetchBenchmark {
     }
 
     static func rawAll(_ path: String) throws -> Int {
+        try withRawStatement(path, "SELECT Z_PK, ZTEXT, ZLENGTH, ZWORDCATEGORY FROM ZWORD") { statement in
+            var checksum = 0
+            while sqlite3_step(statement) == SQLITE_ROW {
+                let text = String(cString: sqlite3_column_text(statement, 1))
+                let length = sqlite3_column_int64(statement, 2)
+                let category = sqlite3_column_int64(statement, 3)
+                checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+            }
+            return checksum
+        }
+    }
+
+    /// Opens the store read-only through the C API (default flags, as an app would) and
+    /// prepares `sql` for `body`.
+    static func withRawStatement<T>(_ path: String, _ sql: String, _ body: (OpaquePointer?) throws -> T) throws -> T {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }
         defer { sqlite3_close(db) }
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT Z_PK, ZTEXT, ZLENGTH, ZWORDCATEGORY FROM ZWORD", -1, &statement, nil)
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw BenchmarkError("cannot prepare \(sql)") }
         defer { sqlite3_finalize(statement) }
-        var checksum = 0
-        while sqlite3_step(statement) == SQLITE_ROW {
-            let text = String(cString: sqlite3_column_text(statement, 1))
-            let length = sqlite3_column_int64(statement, 2)
-            let category = sqlite3_column_int64(statement, 3)
-            checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
-        }
-        return checksum
+        return try body(statement)
     }
 }
 

@@ -41,32 +41,28 @@ enum ObjectFloor {
     }
 
     static func run(_ path: String) throws -> Int {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw BenchmarkError("cannot open \(path)") }
-        defer { sqlite3_close(db) }
-        var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "SELECT Z_PK, Z_ENT, Z_OPT, ZTEXT, ZLENGTH, ZWORDCATEGORY FROM ZWORD", -1, &statement, nil)
-        defer { sqlite3_finalize(statement) }
-        var registry: [Int64: Object] = [:]
-        var checksum = 0
-        let body = { (word: Object) in
-            guard case .text(let text) = word.value(forKey: "text"), case .integer(let length) = word.value(forKey: "length"),
-                case .integer(let category) = word.value(forKey: "wordCategory")
-            else { return }
-            checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+        try FetchBenchmark.withRawStatement(path, "SELECT Z_PK, Z_ENT, Z_OPT, ZTEXT, ZLENGTH, ZWORDCATEGORY FROM ZWORD") { statement in
+            var registry: [Int64: Object] = [:]
+            var checksum = 0
+            let body = { (word: Object) in
+                guard case .text(let text) = word.value(forKey: "text"), case .integer(let length) = word.value(forKey: "length"),
+                    case .integer(let category) = word.value(forKey: "wordCategory")
+                else { return }
+                checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+            }
+            while sqlite3_step(statement) == SQLITE_ROW {
+                let key = sqlite3_column_int64(statement, 0)
+                let object = Object(
+                    key: key, entity: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
+                    values: (
+                        .text(String(cString: sqlite3_column_text(statement, 3))), .integer(sqlite3_column_int64(statement, 4)),
+                        .integer(sqlite3_column_int64(statement, 5))
+                    ))
+                registry[key] = object
+                body(object)
+                registry[key] = nil
+            }
+            return checksum
         }
-        while sqlite3_step(statement) == SQLITE_ROW {
-            let key = sqlite3_column_int64(statement, 0)
-            let object = Object(
-                key: key, entity: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
-                values: (
-                    .text(String(cString: sqlite3_column_text(statement, 3))), .integer(sqlite3_column_int64(statement, 4)),
-                    .integer(sqlite3_column_int64(statement, 5))
-                ))
-            registry[key] = object
-            body(object)
-            registry[key] = nil
-        }
-        return checksum
     }
 }
