@@ -84,10 +84,8 @@ final class FetchRowConverter {
             self.layout = layout
             self.type = type
             entity = store.storeEntity(for: layout.mapping)
-            destinations = layout.toOnes.map { toOne in
-                layout.mapping.relationships[toOne.index].destinationNumbers.first.flatMap { store.mapping(number: $0) }.map(store.storeEntity)
-            }
-            destinationsHaveSubentities = layout.toOnes.map { layout.mapping.relationships[$0.index].destinationNumbers.count > 1 }
+            destinations = layout.toOnes.map { store.declaredDestination(of: layout.mapping, relationship: $0.index) }
+            destinationsHaveSubentities = layout.toOnes.map { layout.mapping.relationships[$0.index].destinationHasSubentities }
         }
     }
 

@@ -251,14 +251,12 @@ public final class ManagedObjectContext {
         object.hasData = true
     }
 
-    // It looks the declared destination up by number and reads the relationship in place,
-    // rather than copying its mapping and hashing the destination's name.
+    // The relationship is read in place, not copied out of the mapping.
     private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
-        let numbers = mapping.relationships[index].destinationNumbers
-        guard let declared = numbers.first.flatMap({ store.mapping(number: $0) }) else {
+        guard let declared = store.declaredDestination(of: mapping, relationship: index) else {
             throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
         }
-        return try store.destinationID(key, declared: store.storeEntity(for: declared), hasSubentities: numbers.count > 1)
+        return try store.destinationID(key, declared: declared, hasSubentities: mapping.relationships[index].destinationHasSubentities)
     }
 
     func loadToMany(_ relationship: RelationshipMapping, of key: Int64) throws -> OrderedSet<ObjectRef> {

@@ -54,6 +54,10 @@ public struct RelationshipMapping: Sendable, Hashable {
     public var storage: RelationshipStorage
     /// The entity numbers a destination may have: the declared destination and its descendants.
     public var destinationNumbers: [Int]
+
+    /// Whether the declared destination has sub-entities (a destination row then says
+    /// which one it is).
+    var destinationHasSubentities: Bool { destinationNumbers.count > 1 }
 }
 
 /// How one entity maps onto the store: its number, table, and a column for each property.

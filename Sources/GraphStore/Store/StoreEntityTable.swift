@@ -33,6 +33,12 @@ extension PersistentStore {
         ObjectID(entity: storeEntity(for: mapping), primaryKey: primaryKey)
     }
 
+    /// The declared destination of `mapping`'s relationship `index`, as its IDs name it; nil
+    /// when the store has no such entity.
+    func declaredDestination(of mapping: EntityMapping, relationship index: Int) -> StoreEntity? {
+        mapping.relationships[index].destinationNumbers.first.flatMap { self.mapping(number: $0) }.map(storeEntity)
+    }
+
     /// The ID a stored to-one names. Its concrete entity is the row's `Z<n>_` column when
     /// there is one; otherwise, when the declared destination has sub-entities, the
     /// destination row's own `Z_ENT`; otherwise the declared destination.
