@@ -97,13 +97,7 @@ public enum RowCodec {
     }
 
     private static func failure(_ value: SQLiteValue, _ type: AttributeType) -> DecodingFailure {
-        let shown: String
-        switch value {
-        case .text(let s): shown = "text \"\(s.prefix(40))\""
-        case .blob(let d): shown = "a \(d.count)-byte blob"
-        default: shown = "\(value.typeName) \(value)"
-        }
-        return DecodingFailure(found: shown, expected: type.xcodeName)
+        DecodingFailure(found: value.shownAsFound, expected: type.xcodeName)
     }
 
     /// Whether a value fits an attribute type (checked when a value is set).
