@@ -161,13 +161,20 @@ public struct ManagedObjectModel: Sendable, Hashable {
 
     private func validate() throws(ModelError) {
         try checkAcyclic()
-        for entity in entities {
-            var seen = Set<String>()
-            for name in ancestry(of: entity.name).flatMap({ $0.attributes.map(\.name) + $0.relationships.map(\.name) }) {
+        // Each entity's property names, inherited ones included, built from its parent's
+        // (parents come first in numbering order): no ancestry is walked per entity.
+        var visible: [String: Set<String>] = [:]
+        for entity in entitiesInNumberingOrder {
+            var seen = entity.parent.flatMap { visible[$0] } ?? []
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
                 guard seen.insert(name).inserted else {
                     throw .duplicateProperty(entity: entity.name, property: name)
                 }
             }
+            visible[entity.name] = seen
+        }
+        for entity in entities {
+            let seen = visible[entity.name] ?? []
             for relationship in entity.relationships {
                 try checkRelationship(relationship, of: entity)
             }

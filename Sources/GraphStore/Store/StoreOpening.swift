@@ -52,8 +52,11 @@ extension StoreError {
     private static func firstIntegrityFinding(_ connection: Connection) -> String? {
         do {
             let rows = try connection.rows("PRAGMA quick_check(1)")
-            guard case .text(let finding)? = rows.first?.first, finding != "ok" else { return nil }
-            return finding
+            guard case .text(let text)? = rows.first?.first, text != "ok" else { return nil }
+            // "*** in database main ***\nPage 8: btreeInitPage() returns error code 11":
+            // the finding, without the header naming the (only) database.
+            let lines = text.split(separator: "\n").filter { !$0.hasPrefix("*** in database") }
+            return lines.isEmpty ? text : lines.joined(separator: "; ")
         } catch {
             return error.message
         }
