@@ -15,15 +15,19 @@ public enum BrokenStores {
 
     /// A copy of `source` with a `-wal` that holds a committed `Book` row titled
     /// ``loggedTitle`` (and the `-shm` beside it): the files as a process that is still
-    /// running leaves them. Readers that ignore the log miss the row.
-    public static func withWriteAheadLog(from source: String, name: String = "Store.sqlite") throws -> String {
+    /// running leaves them. Readers that ignore the log miss the row. `sql` runs in the
+    /// logged transaction too (to break the store in its log only).
+    public static func withWriteAheadLog(from source: String, name: String = "Store.sqlite", alsoRunning sql: String = "") throws -> String {
         let work = try copy(source, name: name)
         let database = try SQLiteFile(work)
         try database.execute("PRAGMA journal_mode = WAL")
         try database.execute("""
+            BEGIN;
             INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) \
             VALUES ((SELECT Z_MAX + 1 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'), 1, 1, '\(loggedTitle)');
-            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Book'
+            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Book';
+            \(sql);
+            COMMIT
             """)
         // Copied while the connection is open: closing it would fold the log into the file.
         let target = try ScratchDirectory.make("store-with-log").appendingPathComponent(name).path
