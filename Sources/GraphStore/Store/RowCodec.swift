@@ -22,7 +22,10 @@ public enum RowCodec {
         guard let value else { return .null }
         switch value {
         case .integer(let v): return type.isInteger || type == .boolean ? .integer(v) : .real(Double(v))
-        case .double(let v): return type.isInteger ? .integer(Int64(v)) : .real(v)
+        case .double(let v):
+            // Truncated as before; a double no Int64 holds stays a real rather than trap.
+            guard type.isInteger, let whole = Int64(exactly: v.rounded(.towardZero)) else { return .real(v) }
+            return .integer(whole)
         case .decimal(let v): return .real(NSDecimalNumber(decimal: v).doubleValue)
         case .string(let s): return .text(s)
         case .bool(let b): return .integer(b ? 1 : 0)

@@ -54,6 +54,25 @@ import TestScratch
         #expect(try Connection(path: path, mode: .readOnly).scalar("SELECT COUNT(*) FROM ZBOOK") == .integer(3))
     }
 
+    /// A row's own numbers (`Z_OPT`, to-one keys) that are not whole numbers are listed
+    /// among the row's problems, naming the column, rather than read as some integer.
+    @Test func aRowsKeyOrVersionThatIsNotAWholeNumberIsAProblemOfTheRow() throws {
+        let path = try BrokenStores.changed(Fixtures.exampleStore, sql: "UPDATE ZBOOK SET ZCATEGORY = 2.5, Z_OPT = 'x' WHERE Z_PK = 1")
+        let store = try PersistentStore(path: path, model: Fixtures.bookStoreModel())
+        let row = try #require(try store.row(of: store.mapping(for: "Book"), primaryKey: 1))
+        #expect(row.problems == [
+            .malformedValue(entity: "Book", primaryKey: 1, key: "Z_OPT", column: "Z_OPT", found: "text \"x\"", expected: "a whole number"),
+            .malformedValue(entity: "Book", primaryKey: 1, key: "category", column: "ZCATEGORY", found: "real 2.5", expected: "a whole number"),
+        ])
+        let other = try #require(try store.row(of: store.mapping(for: "Book"), primaryKey: 2))
+        #expect(other.problems.isEmpty)
+    }
+
+    @Test func aDoubleNoInt64HoldsIsNotATrapWhenEncoded() {
+        #expect(RowCodec.encode(.double(1e300), as: .integer64) == .real(1e300))
+        #expect(RowCodec.encode(.double(2.7), as: .integer64) == .integer(2))
+    }
+
     /// The largest Int64 is a valid number, but no key fits above it.
     @Test func aZMaxAtTheTopOfInt64LeavesNoRoomAndSaysSo() throws {
         let path = try BrokenStores.changed(Fixtures.exampleStore, sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775807 WHERE Z_NAME = 'Book'")
