@@ -1,10 +1,8 @@
 import Foundation
 
 /// The built `graphstore` running with pipes for its standard input and output, to be
-/// fed a line at a time and signalled mid-run. Like `PseudoTerminal`, it is started with
-/// `posix_spawn`, every signal unblocked and at its default action (the test runner's
-/// threads block signals, and a child inherits that), and nothing else of the runner's
-/// open. Reads wait with `poll` up to a deadline that only bounds a failing test.
+/// fed a line at a time and signalled mid-run (started by ``GraphStoreSpawn``). Reads
+/// wait with `poll` up to a deadline that only bounds a failing test.
 final class SpawnedProcess {
     let pid: pid_t
     private let input: Int32
@@ -22,52 +20,31 @@ final class SpawnedProcess {
         guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
             throw TerminalError("pipe failed: \(String(cString: strerror(errno)))")
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH] {
-            sigaddset(&defaults, signal)
+        // Closed on exec, so that no other test's child holds them open (and its end of
+        // output never comes).
+        for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let child: pid_t
+        do {
+            child = try GraphStoreSpawn.start(arguments: arguments, environment: environment) { actions in
+                posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+                posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+            }
+        } catch {
+            (stdinPipe + stdoutPipe + stderrPipe).forEach { close($0) }
+            throw error
         }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-        let executable = GraphStoreBinary.path
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(stdinPipe[0])
         close(stdoutPipe[1])
         close(stderrPipe[1])
         input = stdinPipe[1]
         output = stdoutPipe[0]
         errors = stderrPipe[0]
-        guard rc == 0 else { throw TerminalError("posix_spawn \(executable): \(String(cString: strerror(rc)))") }
         pid = child
     }
 
     deinit {
-        if status == nil {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        if status == nil { GraphStoreSpawn.kill(pid) }
         close(input)
         close(output)
         close(errors)
@@ -75,11 +52,7 @@ final class SpawnedProcess {
 
     /// Writes text to the program's standard input.
     func send(_ text: String) {
-        var data = Array(text.utf8)[...]
-        while !data.isEmpty {
-            let n = data.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            if n > 0 { data = data.dropFirst(n) } else if errno != EINTR { return }
-        }
+        GraphStoreSpawn.write(text, to: input)
     }
 
     /// Reads standard output until it holds `text`; false if it ended or the deadline
@@ -98,7 +71,8 @@ final class SpawnedProcess {
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
         status = raw
-        while readSome() {}
+        let deadline = Date().addingTimeInterval(PseudoTerminal.patience)
+        while deadline.timeIntervalSinceNow > 0, readSome() {}
         return (raw & 0x7f) != 0 ? raw & 0x7f : nil
     }
 
