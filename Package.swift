@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         // Tests' temporary files, removed when the test process exits.
-        .target(name: "TestScratch", path: "Tests/TestScratch"),
+        .target(name: "TestScratch", dependencies: ["CSQLite"], path: "Tests/TestScratch"),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite", "TestScratch"]),
         // Golden transcripts are read from the source tree (see GoldenTests), not bundled.
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore", "TestScratch"], exclude: ["Golden"]),

@@ -73,6 +73,7 @@ public final class Shell {
     // MARK: - Store
 
     /// Opens a store (read-only unless writes are enabled), with a model file or without.
+    /// When the store's own `Z_MODELCACHE` could not be used, a warning says why, once.
     public func open(path: String, modelPath: String? = nil) throws {
         let store: PersistentStore
         do {
@@ -88,6 +89,9 @@ public final class Shell {
         Interrupts.watch(store)
         self.store = store
         self.context = ManagedObjectContext(store: store)
+        // Said once, here, for scripts and the prompt alike: without it the only trace
+        // is a note under .model, and names and relationships quietly become guesses.
+        if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
     }
 
     /// The open store, or an error saying none is open.

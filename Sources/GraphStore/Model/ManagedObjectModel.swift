@@ -84,8 +84,16 @@ public struct ManagedObjectModel: Sendable, Hashable {
 
     /// The entity and all its descendants, in numbering (depth-first) order.
     public func selfAndDescendants(of name: String) -> [EntityDescription] {
-        guard let entity = entity(named: name) else { return [] }
-        return [entity] + subentities(of: name).flatMap { selfAndDescendants(of: $0.name) }
+        // A stack rather than recursion: no array is copied per level, and a deep
+        // hierarchy costs its size, not its size times its depth.
+        var family: [EntityDescription] = []
+        var stack = [name]
+        while let next = stack.popLast() {
+            guard let entity = entity(named: next) else { continue }
+            family.append(entity)
+            stack += (childrenByName[next] ?? []).reversed()
+        }
+        return family
     }
 
     /// The chain from the root entity down to this entity.
@@ -93,10 +101,10 @@ public struct ManagedObjectModel: Sendable, Hashable {
         var chain: [EntityDescription] = []
         var current = entity(named: name)
         while let entity = current, chain.count <= entities.count {
-            chain.insert(entity, at: 0)
+            chain.append(entity)
             current = entity.parent.flatMap { self.entity(named: $0) }
         }
-        return chain
+        return chain.reversed()
     }
 
     /// The root of this entity's inheritance tree (the entity whose table holds its rows).
@@ -152,16 +160,21 @@ public struct ManagedObjectModel: Sendable, Hashable {
     // MARK: - Validation
 
     private func validate() throws(ModelError) {
-        for entity in entities {
-            try checkAcyclic(entity.name)
-        }
-        for entity in entities {
-            var seen = Set<String>()
-            for name in ancestry(of: entity.name).flatMap({ $0.attributes.map(\.name) + $0.relationships.map(\.name) }) {
+        try checkAcyclic()
+        // Each entity's property names, inherited ones included, built from its parent's
+        // (parents come first in numbering order): no ancestry is walked per entity.
+        var visible: [String: Set<String>] = [:]
+        for entity in entitiesInNumberingOrder {
+            var seen = entity.parent.flatMap { visible[$0] } ?? []
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
                 guard seen.insert(name).inserted else {
                     throw .duplicateProperty(entity: entity.name, property: name)
                 }
             }
+            visible[entity.name] = seen
+        }
+        for entity in entities {
+            let seen = visible[entity.name] ?? []
             for relationship in entity.relationships {
                 try checkRelationship(relationship, of: entity)
             }
@@ -176,13 +189,9 @@ public struct ManagedObjectModel: Sendable, Hashable {
         }
     }
 
-    private func checkAcyclic(_ name: String) throws(ModelError) {
-        var seen: [String] = []
-        var current: String? = name
-        while let next = current {
-            if seen.contains(next) { throw .inheritanceCycle(seen + [next]) }
-            seen.append(next)
-            current = entity(named: next)?.parent
+    private func checkAcyclic() throws(ModelError) {
+        if let cycle = InheritanceCycles(nodes: entities.map(\.name), parent: { self.entity(named: $0)?.parent }).first {
+            throw .inheritanceCycle(cycle)
         }
     }
 

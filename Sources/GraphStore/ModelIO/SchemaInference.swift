@@ -74,7 +74,13 @@ struct SchemaInference {
         func children(_ number: Int) -> [EntityRecord] { records.filter { $0.superNumber == number } }
         guard let guessed = records.first(where: { $0.name == guess }), !children(guessed.number).isEmpty else { return guess }
         var root = guessed
-        while let parent = byNumber[root.superNumber] { root = parent }
+        // Bounded: a store's Z_SUPER is checked for cycles when it opens, but a walk that
+        // could loop forever is not kept on that promise alone.
+        var steps = 0
+        while let parent = byNumber[root.superNumber], steps < records.count {
+            root = parent
+            steps += 1
+        }
         if case .integer(let key)? = try? connection.scalar("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1"),
             case .integer(let number)? = try? connection.scalar("SELECT Z_ENT FROM Z\(root.name.uppercased()) WHERE Z_PK = ?", [.integer(key)]),
             let found = byNumber[Int(number)], children(found.number).isEmpty

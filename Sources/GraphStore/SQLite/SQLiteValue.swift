@@ -26,6 +26,16 @@ public enum SQLiteValue: Sendable, Hashable {
 
     /// Whether the value is SQL NULL.
     public var isNull: Bool { self == .null }
+
+    /// The value as a message about a bad one shows it: `text "abc"`, `a 3-byte blob`,
+    /// `real 1e+300`.
+    var shownAsFound: String {
+        switch self {
+        case .text(let s): "text \"\(s.prefix(40))\""
+        case .blob(let d): "a \(d.count)-byte blob"
+        default: "\(typeName) \(self)"
+        }
+    }
 }
 
 extension SQLiteValue: CustomStringConvertible {

@@ -12,8 +12,19 @@ extension PersistentStore {
     /// is repaired by starting above the largest key.
     public func allocatePrimaryKeys(root: EntityMapping, count: Int) throws -> ClosedRange<Int64> {
         guard var record = records[root.number] else { throw StoreError.unknownEntity(root.name) }
-        let stored = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))])?.integer ?? record.max
+        // Read again (another program may have written since the store opened), checked.
+        var stored = record.max
+        if let value = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))]), value != .null {
+            guard let number = value.integer else {
+                throw StoreError.malformedInteger(
+                    path: path, table: "Z_PRIMARYKEY", row: "Z_ENT \(root.number) (\(record.name))", column: "Z_MAX", found: value.shownAsFound)
+            }
+            stored = number
+        }
         let top = try connection.scalar("SELECT MAX(Z_PK) FROM \(root.table)")?.integer ?? 0
+        guard max(stored, top) <= Int64.max - Int64(count) else {
+            throw StoreError.malformedStore(path: path, reason: "Z_PRIMARYKEY row Z_ENT \(root.number) (\(record.name)): Z_MAX \(stored) leaves no room for \(count) new keys")
+        }
         let start = max(stored, top) + 1
         let end = start + Int64(count) - 1
         try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")

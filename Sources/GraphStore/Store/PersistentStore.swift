@@ -26,7 +26,9 @@ public enum ModelOrigin: Sendable, Hashable, CustomStringConvertible {
 /// Opening reads the store's own bookkeeping (`Z_PRIMARYKEY`, `Z_METADATA`, the tables'
 /// DDL) and reconciles it with the model by entity name; it never rebuilds or alters
 /// anything. A read-only store is opened so that not one byte of the file, its `-wal` or
-/// its `-shm` changes (when a log must be replayed, a private copy is read instead).
+/// its `-shm` changes (when a log must be replayed, a private copy is read instead, and
+/// removed however the process ends). A path that is a symbolic link is followed first:
+/// the log that counts is the one beside the real file.
 ///
 /// ```swift
 /// let store = try PersistentStore.create(at: "/tmp/books.sqlite", model: model)
@@ -34,8 +36,17 @@ public enum ModelOrigin: Sendable, Hashable, CustomStringConvertible {
 /// let writer = try PersistentStore(path: "/tmp/books.sqlite", model: model, readOnly: false)
 /// ```
 public final class PersistentStore {
-    /// The store file's path, as given.
+    /// The store file's path, as given (messages name the store by it).
     public let path: String
+    /// The store file's real path: ``path`` with every symbolic link followed (chains and
+    /// relative links too). The store is read, and written, there, and its `-wal`,
+    /// `-shm` and `-journal` are this path with those suffixes.
+    ///
+    /// ```swift
+    /// let store = try PersistentStore(path: "latest.sqlite")   // a link to archive/2024.sqlite
+    /// store.resolvedPath                                       // "/data/archive/2024.sqlite"
+    /// ```
+    public let resolvedPath: String
     /// Whether writes are refused.
     public let isReadOnly: Bool
     /// The model the store was opened with.
@@ -50,12 +61,23 @@ public final class PersistentStore {
     public internal(set) var records: [Int: EntityRecord]
     /// Oddities found while opening (a `Z_MAX` below the largest key, unknown entities, ...).
     public let anomalies: [String]
+    /// Why the store's own `Z_MODELCACHE` was not used when the store was opened without a
+    /// model (it does not decode, or does not fit the store's tables), so that the model was
+    /// inferred instead; nil when it was used, when the store has none, or when a model was
+    /// given.
+    ///
+    /// ```swift
+    /// if let problem = store.modelCacheProblem { print("warning: \(problem)") }
+    /// ```
+    public let modelCacheProblem: ModelCacheProblem?
     /// The connection; SQL outside `Store/` and `SQLite/` goes through the store's methods.
     let connection: Connection
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
     /// The private copy the store reads (a read-only store with a log), if any.
     let privateCopy: String?
+    /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
+    private let file: StoreFile.Opened
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
     // touches them, never overlapping, so exclusivity is not checked at run time.
     @exclusivity(unchecked) var insertStatements = EntityNumberTable<Statement>()
@@ -80,38 +102,50 @@ public final class PersistentStore {
     }
 
     /// Opens an existing store with a model from a known origin (used by model readers).
+    ///
+    /// Before SQLite sees the file, symbolic links are followed and the file is checked:
+    /// a regular file (not a FIFO, device or directory), readable (and writable, unless
+    /// `readOnly`), with an SQLite header, not cut short, and not being written by another
+    /// process in a way this open cannot share (``StoreError/locked(path:holder:)``).
     public init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool = true) throws(StoreError) {
-        try StoreFile.check(path)
+        let file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: !readOnly)
+        if let holder = StoreLocks.holder(of: file, forWriting: !readOnly) {
+            throw .locked(path: path, holder: holder > 0 ? holder : nil)
+        }
         var copy: String?
         let connection: Connection
         do {
-            if readOnly, StoreFile.hasLog(path) {
-                copy = try StoreFile.privateCopy(of: path)
-                connection = try Connection(path: copy ?? path, mode: .readWrite)
+            if readOnly, file.hasLog {
+                copy = try StoreFile.privateCopy(of: file, path: path)
+                connection = try Connection(path: copy ?? file.resolvedPath, mode: .readWrite)
             } else if readOnly {
-                connection = try Connection(path: StoreFile.immutableURI(path), mode: .readOnly)
+                connection = try Connection(path: StoreFile.immutableURI(file.resolvedPath), mode: .readOnly)
             } else {
-                connection = try Connection(path: path, mode: .readWrite)
+                connection = try Connection(path: file.resolvedPath, mode: .readWrite)
             }
         } catch let error as SQLiteError {
             copy.map(StoreFile.removePrivateCopy)
-            throw .notADatabase(path: path, reason: error.message)
+            throw StoreError.opening(error, path: path, file: file, connection: nil, readOnly: readOnly) ?? .notADatabase(path: path, reason: error.message)
         } catch let error as StoreError {
             throw error
         } catch {
             throw .notADatabase(path: path, reason: "\(error)")
         }
         do {
-            let opened = try PersistentStore.read(connection: connection, path: path, model: model, origin: origin)
+            let opening = Opening(path: path, file: file, connection: connection, readOnly: readOnly)
+            let opened = try PersistentStore.read(opening, model: model, origin: origin)
             self.path = path
+            self.resolvedPath = file.resolvedPath
             self.isReadOnly = readOnly
             self.connection = connection
             self.privateCopy = copy
+            self.file = file
             self.schema = opened.schema
             self.metadata = opened.metadata
             self.records = opened.records
             self.model = opened.model
             self.modelOrigin = opened.origin
+            self.modelCacheProblem = opened.modelCacheProblem
             self.mappings = opened.mappings
             self.mappingsByNumber = Dictionary(opened.mappings.values.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
             self.anomalies = opened.anomalies
@@ -132,33 +166,35 @@ public final class PersistentStore {
         var records: [Int: EntityRecord]
         var model: ManagedObjectModel
         var origin: ModelOrigin
+        var modelCacheProblem: ModelCacheProblem?
         var mappings: [String: EntityMapping]
         var anomalies: [String]
     }
 
-    private static func read(connection: Connection, path: String, model: ManagedObjectModel?, origin: ModelOrigin?) throws(StoreError) -> Opened {
+    private static func read(_ opening: Opening, model: ManagedObjectModel?, origin: ModelOrigin?) throws(StoreError) -> Opened {
+        let (path, connection) = (opening.path, opening.connection)
         let schema: DatabaseSchema
         do {
             schema = try DatabaseSchema(reading: connection)
         } catch {
-            throw .notADatabase(path: path, reason: error.message)
+            throw opening.failure(error) ?? .notADatabase(path: path, reason: error.message)
         }
         let missing = ["Z_PRIMARYKEY", "Z_METADATA"].filter { schema.table($0) == nil }
         guard missing.isEmpty else { throw .notCoreData(path: path, missing: missing) }
-        let metadata = try StoreMetadata(reading: connection, path: path)
-        let records = try readRecords(connection: connection, path: path)
+        let metadata = try StoreMetadata(reading: connection, path: path, failure: opening.failure)
+        let records = try readRecords(opening)
         var anomalies: [String] = []
-        let chosen: (ManagedObjectModel, ModelOrigin)
+        let chosen: ModelLocator.Found
         if let model {
-            chosen = (model, origin ?? .given)
+            chosen = ModelLocator.Found(model: model, origin: origin ?? .given, cacheProblem: nil)
         } else {
             chosen = try ModelLocator.model(forStoreAt: path, connection: connection, schema: schema, records: records, metadata: metadata)
         }
-        let numbering = EntityNumbering(model: chosen.0, records: records, metadata: metadata, schema: schema)
+        let numbering = EntityNumbering(model: chosen.model, records: records, metadata: metadata, schema: schema)
         let numbers = numbering.numbers
         anomalies += numbering.notes
         var differences = numbering.differences
-        var resolver = LayoutResolver(model: chosen.0, numbers: numbers, schema: schema, storeNames: numbering.storeNames)
+        var resolver = LayoutResolver(model: chosen.model, numbers: numbers, schema: schema, storeNames: numbering.storeNames)
         let mappings = resolver.resolve()
         differences += resolver.differences
         guard differences.isEmpty else { throw .modelMismatch(path: path, differences: differences) }
@@ -170,26 +206,49 @@ public final class PersistentStore {
                 anomalies.append("entity \(mapping.name): Z_MAX is \(record.max) but the largest Z_PK is \(top); new keys will start above \(top)")
             }
         }
-        return Opened(schema: schema, metadata: metadata, records: records, model: chosen.0, origin: chosen.1, mappings: mappings, anomalies: anomalies)
+        return Opened(
+            schema: schema, metadata: metadata, records: records, model: chosen.model, origin: chosen.origin,
+            modelCacheProblem: chosen.cacheProblem, mappings: mappings, anomalies: anomalies)
     }
 
-    private static func readRecords(connection: Connection, path: String) throws(StoreError) -> [Int: EntityRecord] {
+    /// The `Z_PRIMARYKEY` rows, each number checked (a real beyond `Int64` or text is an
+    /// error naming its row and column, not a crash), and `Z_SUPER` checked for cycles.
+    private static func readRecords(_ opening: Opening) throws(StoreError) -> [Int: EntityRecord] {
+        let path = opening.path
+        var records: [Int: EntityRecord] = [:]
         do {
-            var records: [Int: EntityRecord] = [:]
-            for row in try connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") {
-                guard let number = row[0].integer, case .text(let name) = row[1] else {
-                    throw StoreError.malformedStore(path: path, reason: "a Z_PRIMARYKEY row has no entity number or name")
+            for row in try opening.connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") {
+                guard case .text(let name) = row[1] else {
+                    throw StoreError.malformedStore(path: path, reason: "a Z_PRIMARYKEY row has no entity name")
                 }
-                records[Int(number)] = EntityRecord(number: Int(number), name: name, superNumber: Int(row[2].integer ?? 0), max: row[3].integer ?? 0)
+                // Z_ENT is the table's INTEGER PRIMARY KEY, so always an integer; a NULL
+                // Z_SUPER or Z_MAX reads as 0, as Core Data's own rows never have one.
+                guard case .integer(let entityNumber) = row[0] else {
+                    throw StoreError.malformedStore(path: path, reason: "Z_PRIMARYKEY row \(name) has no entity number")
+                }
+                func number(_ index: Int, _ column: String) throws(StoreError) -> Int64 {
+                    if row[index] == .null { return 0 }
+                    guard let value = row[index].integer else {
+                        throw .malformedInteger(
+                            path: path, table: "Z_PRIMARYKEY", row: "Z_ENT \(entityNumber) (\(name))", column: column, found: row[index].shownAsFound)
+                    }
+                    return value
+                }
+                let entity = Int(entityNumber)
+                records[entity] = EntityRecord(number: entity, name: name, superNumber: Int(try number(2, "Z_SUPER")), max: try number(3, "Z_MAX"))
             }
-            return records
         } catch let error as StoreError {
             throw error
         } catch let error as SQLiteError {
-            throw .malformedStore(path: path, reason: "Z_PRIMARYKEY cannot be read: \(error.message)")
+            throw opening.failure(error) ?? .malformedStore(path: path, reason: "Z_PRIMARYKEY cannot be read: \(error.message)")
         } catch {
             throw .malformedStore(path: path, reason: "\(error)")
         }
+        let numbers = records.keys.sorted()
+        if let cycle = InheritanceCycles(nodes: numbers, parent: { records[$0]?.superNumber }).first {
+            throw .inheritanceCycle(path: path, entities: cycle.map { records[$0]?.name ?? "Z_ENT \($0)" })
+        }
+        return records
     }
 
     /// The `Z_CONTENT` values of `Z_MODELCACHE` (normally one blob), for the model locator,
@@ -288,11 +347,13 @@ public final class PersistentStore {
 }
 
 extension SQLiteValue {
-    /// The value as an integer, when it is one (or a whole real, or integer text).
+    /// The value as a whole number of 64 bits, when it is one: an integer, a real with no
+    /// fraction inside `Int64`'s range, or text that spells one. A real beyond the range,
+    /// infinite or NaN is nil, never a trap.
     var integer: Int64? {
         switch self {
         case .integer(let v): v
-        case .real(let v) where v.rounded() == v: Int64(v)
+        case .real(let v): Int64(exactly: v)
         case .text(let s): Int64(s)
         default: nil
         }

@@ -22,7 +22,10 @@ public enum RowCodec {
         guard let value else { return .null }
         switch value {
         case .integer(let v): return type.isInteger || type == .boolean ? .integer(v) : .real(Double(v))
-        case .double(let v): return type.isInteger ? .integer(Int64(v)) : .real(v)
+        case .double(let v):
+            // Truncated as before; a double no Int64 holds stays a real rather than trap.
+            guard type.isInteger, let whole = Int64(exactly: v.rounded(.towardZero)) else { return .real(v) }
+            return .integer(whole)
         case .decimal(let v): return .real(NSDecimalNumber(decimal: v).doubleValue)
         case .string(let s): return .text(s)
         case .bool(let b): return .integer(b ? 1 : 0)
@@ -97,13 +100,7 @@ public enum RowCodec {
     }
 
     private static func failure(_ value: SQLiteValue, _ type: AttributeType) -> DecodingFailure {
-        let shown: String
-        switch value {
-        case .text(let s): shown = "text \"\(s.prefix(40))\""
-        case .blob(let d): shown = "a \(d.count)-byte blob"
-        default: shown = "\(value.typeName) \(value)"
-        }
-        return DecodingFailure(found: shown, expected: type.xcodeName)
+        DecodingFailure(found: value.shownAsFound, expected: type.xcodeName)
     }
 
     /// Whether a value fits an attribute type (checked when a value is set).

@@ -80,3 +80,32 @@ extension RowLayout {
         return key
     }
 }
+
+extension RowLayout {
+    /// Why the current row's bookkeeping numbers cannot be trusted, if they cannot: `Z_OPT`
+    /// or a to-one's key, `Z<n>_` or `Z_FOK_` column holding something other than a whole
+    /// number (SQLite would quietly read a real, text or a blob as some integer).
+    func numberProblems(in statement: Statement) -> [StoreError] {
+        var problems: [StoreError] = []
+        func check(_ column: Int32, key: String, name: String) {
+            guard column >= 0 else { return }
+            switch statement.storageClass(Int(column)) {
+            case .integer, .null: return
+            default:
+                problems.append(
+                    .malformedValue(
+                        entity: mapping.name, primaryKey: statement.int64(0), key: key, column: name,
+                        found: statement.value(Int(column)).shownAsFound, expected: "a whole number"))
+            }
+        }
+        check(2, key: "Z_OPT", name: "Z_OPT")
+        for toOne in toOnes {
+            let relationship = mapping.relationships[toOne.index]
+            guard case .foreignKey(let key, let entity, let order) = relationship.storage else { continue }
+            check(toOne.keyColumn, key: relationship.relationship.name, name: key)
+            check(toOne.entityColumn, key: relationship.relationship.name, name: entity ?? "")
+            check(toOne.orderColumn, key: relationship.relationship.name, name: order ?? "")
+        }
+        return problems
+    }
+}

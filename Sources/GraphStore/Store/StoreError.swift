@@ -5,14 +5,40 @@
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file does not exist.
     case fileNotFound(path: String)
-    /// The file exists but is not an SQLite database (or is truncated or damaged).
+    /// The file exists but is not an SQLite database.
     case notADatabase(path: String, reason: String)
+    /// The path names a FIFO, a device, a directory or a socket (`kind` says which, with
+    /// its article: "a FIFO"), checked after symbolic links are followed and before SQLite
+    /// opens it (opening a FIFO would wait for a writer).
+    case notARegularFile(path: String, kind: String)
+    /// The file, or a folder on its path, may not be read (or, `forWriting`, written) by
+    /// this user.
+    case permissionDenied(path: String, forWriting: Bool)
+    /// Another process holds a lock this open cannot share: it is writing the store, or
+    /// copying its log back into it. `holder` is that process's ID when the system says.
+    case locked(path: String, holder: Int32?)
+    /// No space was left in `directory` (where a private copy of a store and its log is
+    /// made to read the log without writing beside the store).
+    case diskFull(path: String, directory: String)
+    /// The file is shorter than its header says: it was cut off.
+    case truncated(path: String, expectedSize: Int, actualSize: Int)
+    /// SQLite finds the database damaged; `finding` is `PRAGMA quick_check`'s first line.
+    case damaged(path: String, finding: String)
+    /// A file operation failed for another reason (`operation` says what was being done,
+    /// `reason` is the system's message).
+    case fileSystemError(path: String, operation: String, reason: String)
     /// The file is an SQLite database but not in Core Data's layout.
     case notCoreData(path: String, missing: [String])
     /// The store cannot be created because a file is already there.
     case alreadyExists(path: String)
     /// The store's bookkeeping tables hold something unreadable.
     case malformedStore(path: String, reason: String)
+    /// A number in the store's bookkeeping is not a whole number that fits 64 bits (a
+    /// real beyond `Int64`, a fraction, text): `row` says which row ("Z_ENT 3").
+    case malformedInteger(path: String, table: String, row: String, column: String, found: String)
+    /// `Z_PRIMARYKEY.Z_SUPER` makes entities inherit from each other in a cycle; the names
+    /// go round it, the first repeated at the end.
+    case inheritanceCycle(path: String, entities: [String])
     /// The model and the store disagree; each line says where and how.
     case modelMismatch(path: String, differences: [String])
     /// The store was opened read-only and a write was asked for.
@@ -39,7 +65,15 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Core Data's error code for this failure, where one exists.
     public var code: Int {
         switch self {
-        case .fileNotFound, .notADatabase, .notCoreData, .malformedStore: 134080
+        case .fileNotFound, .notADatabase, .notARegularFile, .truncated, .damaged, .fileSystemError, .notCoreData,
+            .malformedStore, .malformedInteger, .inheritanceCycle:
+            134080
+        // Foundation's NSFileReadNoPermissionError and NSFileWriteNoPermissionError.
+        case .permissionDenied(_, let forWriting): forWriting ? 513 : 257
+        // NSPersistentStoreTimeoutError: the store could not be had within the wait.
+        case .locked: 134090
+        // Foundation's NSFileWriteOutOfSpaceError.
+        case .diskFull: 640
         case .modelMismatch: 134100
         case .optimisticLockingFailure: 133020
         case .objectNotFound: 133000
@@ -56,12 +90,35 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): no such file"
         case .notADatabase(let path, let reason):
             "\(path): not an SQLite database (\(reason))"
+        case .notARegularFile(let path, let kind):
+            "\(path) is \(kind), not a store file"
+        case .permissionDenied(let path, false):
+            "\(path): permission denied: this user may not read it"
+        case .permissionDenied(let path, true):
+            "\(path): permission denied: this user may not write it or its folder (it can be opened read-only)"
+        case .locked(let path, let holder?):
+            "\(path): locked by another process (pid \(holder)), which is writing to it; try again when it has finished"
+        case .locked(let path, nil):
+            "\(path): locked by another process, which is writing to it; try again when it has finished"
+        case .diskFull(let path, let directory):
+            "\(path): disk full: no space left in \(directory) for the private copy that reads its log"
+        case .truncated(let path, let expected, let actual):
+            "\(path): truncated: the header promises \(expected) bytes, the file has \(actual)"
+        case .damaged(let path, let finding):
+            "\(path): the database is damaged: \(finding)"
+        case .fileSystemError(let path, let operation, let reason):
+            "\(path): cannot \(operation): \(reason)"
         case .notCoreData(let path, let missing):
             "\(path): an SQLite database, but not a Core Data store: no \(missing.joined(separator: " or ")) table"
         case .alreadyExists(let path):
             "\(path): a file already exists there"
         case .malformedStore(let path, let reason):
             "\(path): damaged Core Data bookkeeping: \(reason)"
+        case .malformedInteger(let path, let table, let row, let column, let found):
+            "\(path): damaged Core Data bookkeeping: \(table) row \(row): \(column) holds \(found), which is not a whole number of 64 bits"
+        case .inheritanceCycle(let path, let entities):
+            "\(path): damaged Core Data bookkeeping: Z_PRIMARYKEY.Z_SUPER makes entities inherit from each other in a cycle: "
+                + entities.joined(separator: " → ")
         case .modelMismatch(let path, let differences):
             "\(path): the model does not match the store:\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
         case .readOnly(let path):

@@ -48,13 +48,14 @@ public struct StoreMetadata: @unchecked Sendable {
         ]
     }
 
-    /// Reads the metadata row of an open store.
-    init(reading connection: Connection, path: String) throws(StoreError) {
+    /// Reads the metadata row of an open store; `failure` names the errors that have a
+    /// cause of their own (a lock, a damaged file).
+    init(reading connection: Connection, path: String, failure: (SQLiteError) -> StoreError? = { _ in nil }) throws(StoreError) {
         let rows: [[SQLiteValue]]
         do {
             rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         } catch {
-            throw .malformedStore(path: path, reason: "Z_METADATA cannot be read: \(error.message)")
+            throw failure(error) ?? .malformedStore(path: path, reason: "Z_METADATA cannot be read: \(error.message)")
         }
         guard let row = rows.first else { throw .malformedStore(path: path, reason: "Z_METADATA has no row") }
         uuid = if case .text(let text) = row[0] { text } else { "" }

@@ -67,7 +67,8 @@ struct RowReader {
     }
 
     /// Decodes the current row of a statement whose first columns are this reader's; values
-    /// that cannot be decoded are listed in the row's `problems`.
+    /// that cannot be decoded, and bookkeeping numbers that are not whole numbers, are
+    /// listed in the row's `problems`.
     func read(_ statement: Statement) -> StoredRow? {
         guard let layout = layout(entityNumber: Int(statement.int64(1))) else { return nil }
         let mapping = layout.mapping
@@ -83,6 +84,7 @@ struct RowReader {
             }
         }
         for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
+        row.problems += layout.numberProblems(in: statement)
         return row
     }
 }

@@ -28,11 +28,12 @@ enum GraphStoreBinary {
     /// The bundled example store.
     static var exampleStore: String { packageRoot.appendingPathComponent("examples/BookStore/BookStore.sqlite").path }
 
-    /// Runs `graphstore` with arguments and optional standard input.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `graphstore` with arguments and optional standard input; `through` is a
+    /// program and its arguments that run it (`setpriv --reuid=65534 --`), if any.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], through launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = FileManager.default.temporaryDirectory.path
         for (key, value) in environment { env[key] = value }

@@ -28,66 +28,33 @@ final class PseudoTerminal {
         self.master = master
         self.screen = ScreenModel(columns: columns, rows: rows)
 
-        // posix_spawn rather than fork: the test process has threads. The child starts a new
-        // session and then opens the terminal by name, which makes it the controlling
-        // terminal, so Ctrl-C reaches the child as SIGINT.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The test runner's threads block signals, and a spawned child inherits the mask:
-        // unblock everything and restore default actions, or Ctrl-C would never arrive.
+        // The child starts a new session and then opens the terminal by name, which makes
+        // it the controlling terminal, so Ctrl-C reaches the child as SIGINT.
         // (POSIX_SPAWN_SETSID, 0x80 in glibc, is not imported into Swift.)
         let setsid: Int16 = 0x80
-        posix_spawnattr_setflags(&attributes, setsid | Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF))
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGCHLD, SIGHUP, SIGWINCH, SIGTERM] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        // Nothing else of the test runner's: a pipe of another test's process left open in
-        // the child would keep that test waiting for its end. (Closing a descriptor that is
-        // gone by then is not an error for posix_spawn.)
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-
-        let executable = GraphStoreBinary.path
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let child: pid_t
+        do {
+            child = try GraphStoreSpawn.start(arguments: arguments, environment: environment, flags: setsid) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
+                posix_spawn_file_actions_adddup2(&actions, 0, 1)
+                posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            }
+        } catch {
+            close(slave)
+            throw error
         }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(slave)
-        guard rc == 0 else { throw TerminalError("posix_spawn \(executable): \(String(cString: strerror(rc)))") }
         pid = child
     }
 
     deinit {
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        if exitStatus == nil { GraphStoreSpawn.kill(pid) }
         close(master)
     }
 
     /// Types text (control characters included: "\t", "\u{3}", "\u{1b}[A").
     func type(_ text: String) {
-        var data = Array(text.utf8)[...]
-        while !data.isEmpty {
-            let n = data.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-            if n > 0 { data = data.dropFirst(n) } else if errno != EINTR { return }
-        }
+        GraphStoreSpawn.write(text, to: master)
     }
 
     /// Reads until `condition` holds for the screen; false if the program ended or the

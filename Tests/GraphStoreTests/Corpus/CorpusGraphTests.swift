@@ -51,7 +51,8 @@ import Testing
 
     /// Compares every entity's objects with its rows; returns a one-line report.
     private func check(_ store: PersistentStore, name: String) throws -> String {
-        let raw = try Connection(path: StoreFile.hasLog(store.path) ? try StoreFile.privateCopy(of: store.path) : StoreFile.immutableURI(store.path), mode: .readOnly)
+        // The store's own private copy when it reads one (its log replayed), else the file.
+        let raw = try Connection(path: store.privateCopy ?? StoreFile.immutableURI(store.resolvedPath), mode: .readOnly)
         let context = ManagedObjectContext(store: store)
         var objects = 0
         var dangling = 0

@@ -33,6 +33,7 @@ extension ModelIOTests {
             let before = Fixtures.fingerprint(path)
             let store = try PersistentStore(path: path)
             #expect(store.modelOrigin == .modelCache)
+            #expect(store.modelCacheProblem == nil)
             #expect(store.model.entities == (try ModelArchiveEncoder.sortedProperties(model)).entities)
             #expect(store.model.knownVersionHashes == store.metadata.versionHashes)
             #expect(store.model.entityVersionHashes == store.metadata.versionHashes)
@@ -48,6 +49,19 @@ extension ModelIOTests {
             }
             #expect(notes.first?.contains("Z_MODELCACHE could not be used") == true)
             #expect(throws: ModelCacheError.self) { try store.decodedModelCache() }
+            // The reason is data on the store too, for a program (or the shell) to show.
+            guard case .undecodable(.notCompressed)? = store.modelCacheProblem else {
+                Issue.record("modelCacheProblem is \(String(describing: store.modelCacheProblem))")
+                return
+            }
+            #expect(store.modelCacheProblem?.description == notes.first)
+        }
+
+        @Test func aCacheTableWithoutARowIsAProblemToo() throws {
+            let path = try store(withCache: nil)
+            try Connection(path: path, mode: .readWrite).execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); PRAGMA wal_checkpoint(TRUNCATE)")
+            let store = try PersistentStore(path: path)
+            #expect(store.modelCacheProblem == .undecodable(.missing("Z_MODELCACHE has no row")))
         }
 
         @Test func cacheOfAnotherModelFallsBackToInference() throws {
@@ -59,6 +73,11 @@ extension ModelIOTests {
                 return
             }
             #expect(notes.first?.contains("does not match its tables") == true)
+            guard case .mismatched(let differences)? = store.modelCacheProblem else {
+                Issue.record("modelCacheProblem is \(String(describing: store.modelCacheProblem))")
+                return
+            }
+            #expect(!differences.isEmpty && differences.count <= 3)
         }
 
         @Test func storeWithoutCacheIsInferredWithoutComplaint() throws {
@@ -69,6 +88,7 @@ extension ModelIOTests {
                 return
             }
             #expect(!notes.contains { $0.contains("Z_MODELCACHE") })
+            #expect(store.modelCacheProblem == nil)
             #expect { try store.decodedModelCache() } throws: { error in
                 guard let error = error as? ModelCacheError, case .missing = error else { return false }
                 return true

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestScratch
 @testable import GraphStore
 
 /// Opening: clear errors for files that are not Core Data stores, and not one byte changed.
@@ -25,15 +26,8 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let truncated = try Fixtures.newStorePath("truncated.sqlite")
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
-        do {
+        #expect(throws: StoreError.truncated(path: truncated, expectedSize: data.count, actualSize: data.count / 2)) {
             _ = try PersistentStore(path: truncated)
-            Issue.record("a truncated store opened")
-        } catch {
-            guard case .notADatabase(_, let reason) = error else {
-                Issue.record("unexpected error \(error)")
-                return
-            }
-            #expect(reason.hasPrefix("truncated"))
         }
     }
 
@@ -108,7 +102,7 @@ import Testing
         // other tests' copies, in use).
         let copies = PrivateCopies()
         let directory = try Fixtures.temporaryDirectory().path
-        copies.add(directory)
+        copies.add(directory: directory, file: "store.sqlite")
         copies.removeRemaining()
         #expect(!FileManager.default.fileExists(atPath: directory))
         _ = writer
@@ -129,6 +123,58 @@ import Testing
                 for mapping in store.allMappings { _ = try store.count(of: mapping) }
             }
             #expect(Fixtures.fingerprint(path) == before, "\(path) changed")
+        }
+    }
+}
+
+/// What is not a regular file is refused before SQLite (or a `read`) ever opens it, and
+/// a damaged file says what SQLite's own check finds.
+@Suite struct StoreFileKindTests {
+    @Test(.timeLimit(.minutes(1))) func aFIFOIsRefusedWithoutBeingOpened() throws {
+        let path = try Fixtures.newStorePath("pipe.sqlite")
+        #expect(mkfifo(path, 0o600) == 0)
+        // Something to read, so that an open and a read of the FIFO would return (with
+        // bytes that are no SQLite header) rather than wait for a writer.
+        let writer = open(path, O_RDWR | O_NONBLOCK)
+        defer { close(writer) }
+        let junk = [UInt8](repeating: 0x41, count: 200)
+        #expect(write(writer, junk, junk.count) == junk.count)
+        #expect(throws: StoreError.notARegularFile(path: path, kind: "a FIFO")) { _ = try PersistentStore(path: path) }
+        #expect(throws: StoreError.notARegularFile(path: path, kind: "a FIFO")) { _ = try PersistentStore(path: path, readOnly: false) }
+        #expect(StoreError.notARegularFile(path: path, kind: "a FIFO").description == "\(path) is a FIFO, not a store file")
+        // Nothing was read from it.
+        var buffer = [UInt8](repeating: 0, count: 300)
+        #expect(read(writer, &buffer, buffer.count) == junk.count)
+    }
+
+    @Test func aLinkToAFIFOIsRefusedAsAFIFO() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let fifo = folder.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let link = folder.appendingPathComponent("store.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: fifo)
+        #expect(throws: StoreError.notARegularFile(path: link, kind: "a FIFO")) { _ = try PersistentStore(path: link) }
+    }
+
+    @Test func aDirectoryAndADeviceAreRefused() throws {
+        let folder = try Fixtures.temporaryDirectory().path
+        #expect(throws: StoreError.notARegularFile(path: folder, kind: "a directory")) { _ = try PersistentStore(path: folder) }
+        #expect(throws: StoreError.notARegularFile(path: "/dev/null", kind: "a character device")) { _ = try PersistentStore(path: "/dev/null") }
+    }
+
+    @Test func aDamagedPageIsReportedWithQuickChecksFinding() throws {
+        let path = try BrokenStores.copy(Fixtures.exampleStore)
+        let root = try Connection(path: path, mode: .readOnly).scalar("SELECT rootpage FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'")
+        guard case .integer(let page)? = root else {
+            Issue.record("no root page for Z_PRIMARYKEY")
+            return
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(page - 1) * 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 16))
+        try handle.close()
+        #expect(throws: StoreError.damaged(path: path, finding: "Page \(page): btreeInitPage() returns error code 11")) {
+            _ = try PersistentStore(path: path)
         }
     }
 }

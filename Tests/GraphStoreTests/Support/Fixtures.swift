@@ -34,6 +34,12 @@ enum Fixtures {
         try temporaryDirectory().appendingPathComponent(name).path
     }
 
+    /// The bundled example store, `examples/BookStore/BookStore.sqlite` (only ever copied).
+    static var exampleStore: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/BookStore/BookStore.sqlite").path
+    }
+
     /// The shared corpus folder (`../shared/corpus` beside the package), if present.
     static var corpus: URL? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -26,10 +26,7 @@ enum UndoFixtures {
     }
 
     /// `examples/BookStore/BookStore.sqlite`.
-    static var seedPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/BookStore/BookStore.sqlite").path
-    }
+    static var seedPath: String { Fixtures.exampleStore }
 
     /// Rows of a query on the store file, as text.
     static func rows(_ path: String, _ sql: String) throws -> [[String]] {

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Whether another process holds one of SQLite's locks on a store, and which process,
+/// asked with `fcntl(F_GETLK)`: the question takes no lock and writes nothing.
+///
+/// SQLite's unix VFS locks byte ranges (os_unix.c): in the main file the PENDING byte at
+/// 0x40000000, the RESERVED byte after it and the 510 SHARED bytes after that (EXCLUSIVE
+/// is a write lock on all of them); in a WAL store's `-shm`, byte 120 is the writer's
+/// lock and byte 121 the checkpointer's. Readers only ever hold read locks there, so a
+/// write lock on one of those bytes means a process is changing the store.
+///
+/// ```swift
+/// StoreLocks.holder(of: file, forWriting: true)   // 4711: that process is in a write transaction
+/// ```
+enum StoreLocks {
+    private static let pendingByte: off_t = 0x4000_0000
+    private static let sharedFirst = pendingByte + 2
+    private static let sharedSize: off_t = 510
+    private static let walWriteLock: off_t = 120
+    private static let walCheckpointLock: off_t = 121
+
+    /// A process (its ID, or 0 when the system does not say) that holds a lock in the way
+    /// of this open, or nil.
+    ///
+    /// A writer is in the way of another writer: RESERVED, PENDING or EXCLUSIVE on the
+    /// main file, or the WAL write lock. A reader is in the way only of a process that is
+    /// rewriting the main file: PENDING or EXCLUSIVE (a rollback-journal commit, or the
+    /// last connection checkpointing as it closes), or the WAL checkpoint lock.
+    static func holder(of file: StoreFile.Opened, forWriting: Bool) -> Int32? {
+        let main = file.main.descriptor
+        if forWriting {
+            return writeLockHolder(main, from: pendingByte, length: 2 + sharedSize)
+                ?? file.sharedMemory.flatMap { writeLockHolder($0.descriptor, from: walWriteLock, length: 1) }
+        }
+        return writeLockHolder(main, from: pendingByte, length: 1)
+            ?? writeLockHolder(main, from: sharedFirst, length: sharedSize)
+            ?? file.sharedMemory.flatMap { writeLockHolder($0.descriptor, from: walCheckpointLock, length: 1) }
+    }
+
+    /// The process holding a write lock on any byte of the range: a read lock is asked
+    /// for, which only a write lock conflicts with. Locks of this process never conflict.
+    private static func writeLockHolder(_ descriptor: Int32, from start: off_t, length: off_t) -> Int32? {
+        var lock = flock()
+        lock.l_type = Int16(F_RDLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = start
+        lock.l_len = length
+        guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
+    }
+}
