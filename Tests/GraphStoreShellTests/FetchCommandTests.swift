@@ -157,6 +157,17 @@ struct FetchCommandTests {
         }
     }
 
+    @Test func aCombiningMarkAfterAClosingQuoteIsNotAnUnterminatedQuote() throws {
+        do {
+            try shell.execute("fetch Book where title == \"cafe\"\u{301}")
+            Issue.record("the mark outside the quotes is not a token")
+        } catch {
+            #expect("\(error)".hasPrefix("fetch: bad predicate: col 16: unexpected character '\\u{0301}'"))
+        }
+        _ = try run("fetch Book where title == \"cafe\u{301}\"")
+        _ = try run("fetch Book where title == '👨‍👩‍👧' sort title")
+    }
+
     @Test func helpListsTheCommands() throws {
         let help = try run(".help")
         for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off]"] {

@@ -32,35 +32,37 @@ struct FetchCommandLine {
     }
 
     /// The text of each clause by its word ("" for the text before the first clause).
+    /// Scanned by Unicode scalar, as the predicate lexer reads it (see ``QuoteState``).
     private static func split(_ text: Substring) -> [String: String] {
         var parts: [String: String] = [:]
-        var current = ""
-        var word = ""
+        var current = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
         var clause = ""
         var depth = 0
         var quotes = QuoteState()
         func endWord() {
-            if depth == 0, !quotes.isInsideQuotes, clauses.contains(word.lowercased()), parts[word.lowercased()] == nil, clause != word.lowercased() {
+            let name = String(word).lowercased()
+            if depth == 0, !quotes.isInsideQuotes, clauses.contains(name), parts[name] == nil, clause != name {
                 current.removeLast(word.count)
-                parts[clause] = current.trimmingCharacters(in: .whitespaces)
-                clause = word.lowercased()
-                current = ""
+                parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
+                clause = name
+                current = String.UnicodeScalarView()
             }
-            word = ""
+            word = String.UnicodeScalarView()
         }
-        for character in text {
-            if quotes.advance(character) {
-                if "({[".contains(character) {
+        for scalar in text.unicodeScalars {
+            if quotes.advance(scalar) {
+                if "({[".unicodeScalars.contains(scalar) {
                     depth += 1
-                } else if ")}]".contains(character) {
+                } else if ")}]".unicodeScalars.contains(scalar) {
                     depth -= 1
                 }
-                if character.isWhitespace { endWord() } else { word.append(character) }
+                if scalar.properties.isWhitespace { endWord() } else { word.append(scalar) }
             }
-            current.append(character)
+            current.append(scalar)
         }
         endWord()
-        parts[clause] = current.trimmingCharacters(in: .whitespaces)
+        parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
         return parts
     }
 
