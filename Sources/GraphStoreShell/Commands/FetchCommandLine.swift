@@ -19,12 +19,7 @@ struct FetchCommandLine {
         else { throw ShellError(usage) }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
-            do {
-                // `$NAME` takes the value `.parameter set NAME VALUE` bound.
-                request.predicate = try ObjectPredicate(format: predicate).withSubstitutionVariables(shell.parameters.bindings)
-            } catch let error as PredicateParseError {
-                throw ShellError("\(command): bad predicate: \(error)")
-            }
+            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
         }
         if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usage: usage) }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(limit, "limit") }
@@ -64,6 +59,17 @@ struct FetchCommandLine {
         endWord()
         parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
         return parts
+    }
+
+    /// The predicate of a `where` clause, with `$NAME` taking the value `.parameter set NAME
+    /// VALUE` bound. A parse error names the column and shows the text around it with a
+    /// caret (a long predicate is cut around the column, see ``TextExcerpt``).
+    static func predicate(_ text: String, command: String, shell: Shell) throws -> ObjectPredicate {
+        do {
+            return try ObjectPredicate(format: text).withSubstitutionVariables(shell.parameters.bindings)
+        } catch let error as PredicateParseError {
+            throw ShellError("\(command): bad predicate: \(error)\n" + TextExcerpt(text, around: error.column - 1).pointer)
+        }
     }
 
     /// `name desc, category.name nocase`.
