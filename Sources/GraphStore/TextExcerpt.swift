@@ -6,9 +6,10 @@
 /// under it lines up (columns count Unicode scalars, as ``PredicateParseError`` does).
 ///
 /// ```swift
-/// let excerpt = TextExcerpt(String(repeating: "a == 1 AND ", count: 1000) + "b ==", around: 11_004)
-/// excerpt.text     // "…1 AND a == 1 AND b ==", 200 scalars
-/// excerpt.column   // where the offending scalar is in `text` (1-based)
+/// let predicate = String(repeating: "a == 1 AND ", count: 1000) + "b =="   // 11,004 scalars
+/// let excerpt = TextExcerpt(predicate, around: 11_004)   // the end, where a value is missing
+/// excerpt.text     // "…a == 1 AND a == 1 AND … b ==": "…" and the last 200 scalars
+/// excerpt.column   // 202, just past "b ==" in the excerpt
 /// print(excerpt.pointer)   // the excerpt, and a caret under the column
 /// ```
 public struct TextExcerpt: Sendable, Hashable {
