@@ -9,10 +9,11 @@ VECTORS ?= ../shared/corpus/predicates/vectors.jsonl
 
 all: build
 
-## deps: install the system libraries the build needs (libedit, sqlite3, zlib headers).
+## deps: install the system libraries the build needs (libedit, sqlite3, zlib headers), and
+## mandoc, which the tests use to lint the manual page.
 deps:
 	@missing=""; \
-	for pkg in libedit-dev libsqlite3-dev zlib1g-dev; do \
+	for pkg in libedit-dev libsqlite3-dev zlib1g-dev mandoc; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -5,6 +5,9 @@ import PackageDescription
 // - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
 //   (Foundation has no hashing on Linux).
 // - swift-collections: OrderedSet for to-many relationships (order kept, membership in O(1)).
+// The toolchain's ICU (`_FoundationICU`, which Foundation itself links) is linked by name:
+// MATCHES calls ICU's C regex API for its work limit and interruption (see
+// Predicate/ICURegularExpression.swift).
 let package = Package(
     name: "GraphStore",
     platforms: [.macOS(.v13)],
@@ -27,7 +30,8 @@ let package = Package(
                 "CSQLite", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         .target(name: "GraphStoreShell", dependencies: ["GraphStore", "CEditLine"]),
         // The command line is parsed by GraphStoreShell's LaunchOptions, not swift-argument-parser:

@@ -144,7 +144,7 @@ struct FetchCommandTests {
         #expect(throws: FetchError.unknownKeyPath(entity: "Book", keyPath: "titel", key: "titel")) { try run("fetch Book where titel == 'x'") }
         #expect(capture.text.isEmpty, "nothing is printed before a bad key path is found")
         let messages = [
-            ("fetch Book where title ==", "fetch: bad predicate: col 9: expected a value after '=='"),
+            ("fetch Book where title ==", "fetch: bad predicate: col 9: expected a value after '=='\n  title ==\n          ^"),
             ("fetch Book sort title sideways", "sort: expected asc, desc or nocase after title, not sideways"),
             ("fetch Book limit x", "limit must be a whole number, not x"),
             ("fetch", "usage: fetch ENTITY [where PREDICATE] [sort KEY [desc], …] [limit N] [offset N]"),
@@ -155,6 +155,42 @@ struct FetchCommandTests {
             #expect(throws: ShellError.self) { try run(line) }
             do { try shell.execute(line) } catch { #expect("\(error)" == message) }
         }
+    }
+
+    /// A bad predicate is shown around the error with a caret under the column; a
+    /// 1,000-term chain is cut to an excerpt, wherever the error is.
+    @Test func badPredicatesPointAtTheErrorInAReadableExcerpt() throws {
+        let chain = (0..<1000).map { "price == \($0)" }.joined(separator: " AND ")
+        for (predicate, column) in [(chain + " AND price ==", chain.count + 14), ("price == AND " + chain, 10)] {
+            do {
+                try shell.execute("fetch Book where " + predicate)
+                Issue.record("the predicate is malformed")
+            } catch {
+                let lines = "\(error)".split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                #expect(lines.count == 3)
+                #expect(lines[0].hasPrefix("fetch: bad predicate: col \(column): expected a value after '=='"))
+                #expect(lines[1].count <= TextExcerpt.defaultWidth + 4, "\(lines[1].count) characters")
+                // The caret stands under the token the column names.
+                let caret = try #require(lines[2].firstIndex(of: "^")).utf16Offset(in: lines[2])
+                let atCaret = lines[1].unicodeScalars.dropFirst(caret)
+                let atColumn = predicate.unicodeScalars.dropFirst(column - 1)
+                #expect(String(atCaret.prefix(3)) == String(atColumn.prefix(3)))
+            }
+        }
+        let quote = try #require(throws: ShellError.self) { try shell.execute("fetch Book where " + chain + " AND title == 'x") }
+        #expect(quote.message.count < TextExcerpt.defaultWidth + 40)
+        #expect(quote.message.hasSuffix("AND price == 999 AND title == 'x"))
+    }
+
+    @Test func aCombiningMarkAfterAClosingQuoteIsNotAnUnterminatedQuote() throws {
+        do {
+            try shell.execute("fetch Book where title == \"cafe\"\u{301}")
+            Issue.record("the mark outside the quotes is not a token")
+        } catch {
+            #expect("\(error)".hasPrefix("fetch: bad predicate: col 16: unexpected character '\\u{0301}'"))
+        }
+        _ = try run("fetch Book where title == \"cafe\u{301}\"")
+        _ = try run("fetch Book where title == '👨‍👩‍👧' sort title")
     }
 
     @Test func helpListsTheCommands() throws {

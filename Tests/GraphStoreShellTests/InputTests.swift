@@ -18,10 +18,28 @@ import TestScratch
 
     @Test func quotesHideSyntax() {
         var state = QuoteState()
-        let outside = #"a "b(\" )" 'c' d"#.filter { state.advance($0) }
+        let outside = String(String.UnicodeScalarView(#"a "b(\" )" 'c' d"#.unicodeScalars.filter { state.advance($0) }))
         #expect(outside == "a   d")
         #expect(!state.isInsideQuotes)
         #expect(!state.advance("'") && state.isInsideQuotes)
+    }
+
+    /// Quotes are found by Unicode scalar, as the predicate lexer reads them: a combining
+    /// mark drawn on a closing quote does not keep it open.
+    @Test func aCombiningMarkAfterAClosingQuoteDoesNotHideIt() throws {
+        #expect(InputCompleteness.check("fetch Book where title == \"cafe\"\u{301}") == .complete)
+        #expect(InputCompleteness.check("fetch Book where title == 'cafe'\u{301} AND (x") == .open)
+        #expect(InputCompleteness.check("fetch Book where title == \"cafe\u{301}") == .open)
+        #expect(try CommandLineSplitter.words("\"a\"\u{301} b") == ["a\u{301}", "b"])
+        #expect(try CommandLineSplitter.words("'👨‍👩‍👧' \"e\u{301}\"") == ["👨‍👩‍👧", "e\u{301}"])
+        #expect(try Assignment.parse("title=\"caf\u{E9}\" note='e\u{301}'").map(\.text) == ["caf\u{E9}", "e\u{301}"])
+        #expect(throws: ShellError.self) { try Assignment.parse("title=\"cafe\"\u{301}") }
+        do {
+            _ = try Assignment.parse("title=\"cafe\"\u{301}")
+        } catch {
+            #expect(error.message == "title: put a space after the closing quote")
+        }
+        #expect(LineWords("fetch Book where t == \"a\"\u{301} AND ti").partial == "ti")
     }
 
     @Test func statementsSpanLinesAndKeepTheirFirstLineNumber() {

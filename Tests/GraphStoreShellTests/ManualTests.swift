@@ -44,19 +44,23 @@ import Testing
         for code in 0...4 { #expect(text[status.upperBound...].contains(".B \(code)\n"), "exit status \(code)") }
     }
 
-    /// `mandoc -Tlint` reports nothing, and `groff -ww` renders without warnings, when
-    /// they are installed (`make deps` does not install them).
+    /// `mandoc -Tlint` reports nothing, and `groff -ww` renders without warnings. `make
+    /// deps` installs mandoc; with `GRAPHSTORE_REQUIRE_MAN_LINTER=1` (set by CI) a missing
+    /// mandoc fails the test, otherwise the test says what it skipped.
     @Test func lintsClean() throws {
         if let mandoc = Self.tool("mandoc") {
             let (status, output) = try Self.run(mandoc, ["-Tlint", Self.path])
             #expect(status == 0 && output.isEmpty, "mandoc -Tlint: \(output)")
+        } else if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_MAN_LINTER"] == "1" {
+            Issue.record("mandoc is not installed but GRAPHSTORE_REQUIRE_MAN_LINTER=1: the manual was not linted (make deps installs it)")
+        } else {
+            print("ManualTests: mandoc is not installed; skipped mandoc -Tlint (make deps installs it)")
         }
         if let groff = Self.tool("groff") {
             let (status, output) = try Self.run(groff, ["-ww", "-z", "-man", Self.path])
             #expect(status == 0 && output.isEmpty, "groff -ww: \(output)")
-        }
-        if Self.tool("mandoc") == nil && Self.tool("groff") == nil {
-            print("ManualTests: neither mandoc nor groff is installed; the manual was not linted")
+        } else {
+            print("ManualTests: groff is not installed; skipped groff -ww")
         }
     }
 

@@ -240,4 +240,15 @@ import Testing
         #expect(harness.output == "n\n0\n1\n2\n")
         #expect(harness.diagnostics == "test:2: interrupted\n")
     }
+
+    /// A MATCHES stopped by the store's interrupter says so as SQLite's interruption does.
+    @Test func anInterruptedMatchSaysInterrupted() throws {
+        let harness = try ShellHarness()
+        harness.shell.isInterrupted = { false }
+        harness.shell.add(ShellCommand("match", usage: "match", summary: "", example: "match") { _, _, _ in
+            throw RegexMatchError(pattern: "(a+)+b", reason: .interrupted)
+        })
+        #expect(harness.run(["match"]) == 1)
+        #expect(harness.diagnostics == "test:1: interrupted\n")
+    }
 }

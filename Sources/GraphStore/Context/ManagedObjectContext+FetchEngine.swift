@@ -6,6 +6,12 @@ extension ManagedObjectContext {
     /// - Parameter readsRows: read whole rows and make objects of them; otherwise only
     ///   keys are read (unless the predicate has an in-memory part, which needs the values).
     func runFetch(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
+        // Unsaved objects are judged in memory before the rows: the store's interrupt stops
+        // their regular expression matches too.
+        try store.watchingInterrupts { try runFetchWatched(request, readsRows: readsRows, body) }
+    }
+
+    private func runFetchWatched(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
         var compiled = try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
         if compiled.residual != nil, !readsRows { compiled = try store.fetchQuery(for: request, selection: .rows) }
         let query = compiled

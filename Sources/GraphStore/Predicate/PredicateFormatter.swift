@@ -41,14 +41,20 @@ enum PredicateFormatter {
             + expression(comparison.right)
     }
 
+    /// Key path components joined by dots; a reserved word gets its `#` back (`#in`), so
+    /// that the text parses to the same key path.
+    static func keyPath(_ path: [String]) -> String {
+        path.map { PredicateKeyword.byWord[$0.uppercased()] == nil ? $0 : "#" + $0 }.joined(separator: ".")
+    }
+
     static func expression(_ expression: ObjectExpression) -> String {
         switch expression {
         case .constant(let value): return constant(value)
         case .evaluatedObject: return "SELF"
-        case .keyPath(let path): return path.joined(separator: ".")
+        case .keyPath(let path): return keyPath(path)
         case .variable(let name): return "$" + name
         case .member(let base, let path):
-            return operand(base) + "." + path.joined(separator: ".")
+            return operand(base) + "." + keyPath(path)
         case .index(let base, let selector):
             let inside =
                 switch selector {

@@ -73,7 +73,7 @@ extension PredicateParser {
                 case (.keyword(.size), .punctuation(.closeBracket)): selector = .size
                 case (.keyword(let word), _) where word == .first || word == .last || word == .size:
                     advance()
-                    let found = current.kind == .end ? "" : ", found '\(current.text)'"
+                    let found = current.kind == .end ? "" : ", found '\(current.shownText)'"
                     throw fail("expected ']' after '\(word.rawValue)'\(found)")
                 default:
                     if current.kind == .end || isPunctuation(.closeBracket) {
@@ -97,9 +97,9 @@ extension PredicateParser {
             advance()
             return name
         case .keyword:
-            throw fail("'\(current.text)' is a reserved word; write #\(current.text) to use it as a key")
+            throw fail("'\(current.shownText)' is a reserved word; write #\(current.shownText) to use it as a key")
         default:
-            let found = current.kind == .end ? "" : ", found '\(current.text)'"
+            let found = current.kind == .end ? "" : ", found '\(current.shownText)'"
             throw fail("expected a key after '.'\(found)")
         }
     }
@@ -217,7 +217,7 @@ extension PredicateParser {
             advance()
         }
         guard isPunctuation(.openParen) else {
-            throw fail("expected '(' after the function name '\(name)'")
+            throw fail("expected '(' after the function name '\(PredicateToken.shown(name))'")
         }
         let open = current
         advance()
@@ -229,7 +229,7 @@ extension PredicateParser {
         throws(PredicateParseError) -> ObjectExpression
     {
         guard let function = BuiltinFunction(name: name, argumentCount: arguments.count) else {
-            throw fail("unknown function '\(name)'", at: token)
+            throw fail("unknown function '\(PredicateToken.shown(name))'", at: token)
         }
         if let arity = function.arity, arity != arguments.count {
             let noun = arity == 1 ? "argument" : "arguments"
@@ -313,7 +313,7 @@ extension PredicateParser {
             }
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !components.contains(where: \.isEmpty) else {
-                throw fail("\(ordinal) is not a valid key path: '\(path)'", at: token)
+                throw fail("\(ordinal) is not a valid key path: '\(PredicateToken.shown(path))'", at: token)
             }
             return .keyPath(components)
         case .integer:

@@ -31,7 +31,7 @@ struct PredicateParser {
         if current.kind == .end { throw fail("expected a predicate") }
         let predicate = try parseOr()
         if current.kind != .end {
-            throw fail("expected AND, OR or the end of the predicate, found '\(current.text)'")
+            throw fail("expected AND, OR or the end of the predicate, found '\(current.shownText)'")
         }
         return predicate
     }
@@ -39,7 +39,7 @@ struct PredicateParser {
     mutating func parseWholeExpression() throws(PredicateParseError) -> ObjectExpression {
         if current.kind == .end { throw fail("expected an expression") }
         let expression = try parseExpression()
-        if current.kind != .end { throw fail("expected the end of the expression, found '\(current.text)'") }
+        if current.kind != .end { throw fail("expected the end of the expression, found '\(current.shownText)'") }
         return expression
     }
 
@@ -51,7 +51,8 @@ struct PredicateParser {
         tokens[min(index + offset, tokens.count - 1)].kind
     }
 
-    var previousText: String? { index > 0 ? tokens[index - 1].text : nil }
+    /// The previous token as messages show it.
+    var previousText: String? { index > 0 ? tokens[index - 1].shownText : nil }
 
     mutating func advance() { if index < tokens.count - 1 { index += 1 } }
 
@@ -66,7 +67,7 @@ struct PredicateParser {
     /// Consumes `p` or fails with "expected 'p' …".
     mutating func expect(_ p: PredicateToken.Punctuation, _ context: String) throws(PredicateParseError) {
         guard isPunctuation(p) else {
-            let found = current.kind == .end ? "" : ", found '\(current.text)'"
+            let found = current.kind == .end ? "" : ", found '\(current.shownText)'"
             throw fail("expected '\(p.rawValue)' \(context)\(found)")
         }
         advance()
@@ -84,9 +85,9 @@ struct PredicateParser {
         if let previousText { message += " after '\(previousText)'" }
         if current.kind != .end {
             if case .keyword = current.kind, PredicateParser.keyUsableAfterEscape(current.text) {
-                message += ", found reserved word '\(current.text)' (write #\(current.text) to use it as a key)"
+                message += ", found reserved word '\(current.shownText)' (write #\(current.shownText) to use it as a key)"
             } else {
-                message += ", found '\(current.text)'"
+                message += ", found '\(current.shownText)'"
             }
         }
         return fail(message)
@@ -168,7 +169,7 @@ struct PredicateParser {
             if current.kind == .end {
                 throw fail("expected a comparison operator after '\(previousText ?? "")'")
             }
-            throw fail("expected a comparison operator, found '\(current.text)'")
+            throw fail("expected a comparison operator, found '\(current.shownText)'")
         }
         advance()
         var options: ComparisonOptions = []

@@ -95,12 +95,7 @@ extension PredicateSQLCompiler {
 
     /// Whether MATCHES can compile the pattern with these options (as the evaluator would).
     static func isValidRegex(_ pattern: String, options: ComparisonOptions) -> Bool {
-        var regexPattern = pattern
-        var regexOptions: NSRegularExpression.Options = []
-        if !options.contains(.normalized) {
-            if options.contains(.diacriticInsensitive) { regexPattern = StringMatching.removingDiacritics(regexPattern) }
-            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        }
-        return RegexCache.shared.expression(regexPattern, options: regexOptions) != nil
+        let (regexPattern, caseInsensitive) = StringMatching.regexForm(pattern, options)
+        return RegexCache.shared.isValid(regexPattern, caseInsensitive: caseInsensitive)
     }
 }

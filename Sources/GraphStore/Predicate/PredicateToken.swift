@@ -6,6 +6,13 @@ struct PredicateToken: Sendable {
     /// The text as written, for error messages.
     var text: String
 
+    /// The text as an error message quotes it: a long string literal or name is cut to
+    /// ``TextExcerpt/quotedWidth`` characters, so that the message stays one line.
+    var shownText: String { PredicateToken.shown(text) }
+
+    /// `text` cut as ``shownText`` cuts it.
+    static func shown(_ text: String) -> String { TextExcerpt(text, around: 0, width: TextExcerpt.quotedWidth).text }
+
     enum Kind: Sendable, Equatable {
         /// An identifier; `#word` arrives here with the `#` removed.
         case identifier(String)

@@ -105,29 +105,27 @@ enum StringMatching {
 
     /// MATCHES: the ICU regular expression must match the entire string. `[c]` makes the
     /// regex case-insensitive; `[d]` strips diacritics from pattern and subject.
+    ///
+    /// A match is bounded (``RegexMatchError``): past the work limit, or when the running
+    /// store operation is interrupted, it throws instead of answering.
     static func matches(_ text: String, pattern: String, options: ComparisonOptions) throws -> Bool {
         var subject = text
-        var regexPattern = pattern
-        var regexOptions: NSRegularExpression.Options = []
-        if !options.contains(.normalized) {
-            if options.contains(.diacriticInsensitive) {
-                subject = removingDiacritics(subject)
-                regexPattern = removingDiacritics(regexPattern)
-            }
-            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        let (regexPattern, caseInsensitive) = regexForm(pattern, options)
+        if !options.contains(.normalized), options.contains(.diacriticInsensitive) { subject = removingDiacritics(subject) }
+        let interruption = MatchInterruption.current
+        let matched = try RegexCache.shared.withExpression(regexPattern, caseInsensitive: caseInsensitive) { expression in
+            try expression.matchesWhole(subject, reportedPattern: pattern, interruption: interruption)
         }
-        guard let plain = RegexCache.shared.expression(regexPattern, options: regexOptions) else {
-            throw PredicateEvaluationError("invalid regular expression '\(pattern)'")
+        guard let matched else {
+            throw PredicateEvaluationError("invalid regular expression '\(TextExcerpt(pattern, around: 0, width: TextExcerpt.quotedWidth).text)'")
         }
-        let whole = NSRange(subject.startIndex..., in: subject)
-        // Anchor the end inside the pattern so alternatives are retried (`a|ab` matches "ab");
-        // a \Q quote could swallow the anchor, so such patterns check the match range instead.
-        if !regexPattern.contains("\\Q"),
-            let anchored = RegexCache.shared.expression("(?:" + regexPattern + ")\\z", options: regexOptions)
-        {
-            return anchored.firstMatch(in: subject, options: [.anchored], range: whole) != nil
-        }
-        guard let match = plain.firstMatch(in: subject, options: [.anchored], range: whole) else { return false }
-        return match.range == whole
+        return matched
+    }
+
+    /// The pattern ICU compiles for MATCHES with these options, and whether it ignores case.
+    static func regexForm(_ pattern: String, _ options: ComparisonOptions) -> (pattern: String, caseInsensitive: Bool) {
+        guard !options.contains(.normalized) else { return (pattern, false) }
+        let folded = options.contains(.diacriticInsensitive) ? removingDiacritics(pattern) : pattern
+        return (folded, options.contains(.caseInsensitive))
     }
 }

@@ -1,11 +1,18 @@
 /// The store's fetch machinery state: whether the predicate functions are registered on
-/// the connection, and idle prepared fetch statements.
+/// the connection, the error one of them threw, what interrupts their regular expression
+/// matches, and idle prepared fetch statements.
 ///
 /// A statement is taken out of the pool while its rows are read, so a fetch started
 /// while another one is being read (a fault fired from a row, a nested fetch) prepares
 /// its own statement instead of resetting the one in use.
 final class FetchSupport {
     var functionsRegistered = false
+    /// What a predicate function threw during the statement being stepped: SQLite only
+    /// keeps its text, and the fetch throws the error itself (a ``RegexMatchError``, a
+    /// ``PredicateEvaluationError``) rather than an SQLite error quoting the SQL.
+    var functionError: (any Error)?
+    /// Stops MATCHES inside and outside SQL when the store is interrupted.
+    let interruption = MatchInterruption()
     private var idle: [String: [Statement]] = [:]
     private var idleCount = 0
     private let capacity = 64

@@ -1,25 +1,56 @@
 /// Running compiled fetches: rows streamed from a pooled statement, counts, and rows
 /// read back by key for batched results.
 extension PersistentStore {
-    /// Registers the ``PredicateSQLFunction``s on the connection, once.
+    /// Registers the ``PredicateSQLFunction``s on the connection, once. What a function
+    /// throws is kept for ``step(_:)``, and still fails the statement.
     func registerPredicateFunctionsIfNeeded() throws {
         guard !fetchSupport.functionsRegistered else { return }
+        let support = fetchSupport
         for function in PredicateSQLFunction.allCases {
             try connection.registerInPlaceFunction(function.name, argumentCount: function.argumentCount) { arguments in
-                try function.call(arguments)
+                do {
+                    return try function.call(arguments)
+                } catch {
+                    support.functionError = error
+                    throw error
+                }
             }
         }
         fetchSupport.functionsRegistered = true
     }
 
-    /// Runs `sql` and hands each row to `body` until it returns false.
+    /// Runs `sql` and hands each row to `body` until it returns false. Regular expression
+    /// matches on the way, in SQL or in `body`, stop when the store is interrupted.
     func forEachRow(sql: String, bindings: [SQLiteValue], _ body: (Statement) throws -> Bool) throws {
-        try registerPredicateFunctionsIfNeeded()
-        let statement = try fetchSupport.take(sql) ?? connection.prepare(sql)
-        defer { fetchSupport.give(statement) }
-        try statement.bind(bindings)
-        while try statement.step() {
-            if try !body(statement) { break }
+        try watchingInterrupts {
+            try registerPredicateFunctionsIfNeeded()
+            let statement = try fetchSupport.take(sql) ?? connection.prepare(sql)
+            defer { fetchSupport.give(statement) }
+            try statement.bind(bindings)
+            while try step(statement) {
+                if try !body(statement) { break }
+            }
+        }
+    }
+
+    /// Runs `body` with the store's ``MatchInterruption`` watched by every MATCHES on the
+    /// thread (an interrupt from before the outermost call is forgotten, as SQLite does).
+    func watchingInterrupts<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try fetchSupport.interruption.watching(body)
+    }
+
+    /// Steps a fetch statement; when a predicate function failed it, throws what the
+    /// function threw.
+    private func step(_ statement: Statement) throws -> Bool {
+        fetchSupport.functionError = nil
+        do {
+            return try statement.step()
+        } catch {
+            if let thrown = fetchSupport.functionError {
+                fetchSupport.functionError = nil
+                throw thrown
+            }
+            throw error
         }
     }
 

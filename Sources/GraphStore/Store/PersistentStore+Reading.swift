@@ -38,8 +38,11 @@ extension PersistentStore {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
-        while try statement.step() {
-            if let row = reader.read(statement) { try body(row) }
+        // `body` may evaluate predicates (validation does): an interrupt stops their matches.
+        try watchingInterrupts {
+            while try statement.step() {
+                if let row = reader.read(statement) { try body(row) }
+            }
         }
     }
 

@@ -16,7 +16,9 @@ enum AttributeRules {
 
     /// The first rule `value` breaks, in Core Data's order: presence, then bounds, then
     /// pattern; nil when it breaks none. A missing optional value breaks nothing.
-    static func brokenRule(_ value: AttributeValue?, of a: AttributeDescription) -> ValidationRule? {
+    ///
+    /// - Throws: ``RegexMatchError`` when the pattern cannot be decided within the limit.
+    static func brokenRule(_ value: AttributeValue?, of a: AttributeDescription) throws(RegexMatchError) -> ValidationRule? {
         // A derived attribute is computed by the store, not given by the app.
         guard a.derivationExpression == nil else { return nil }
         guard let value else { return a.isOptional ? nil : .required }
@@ -39,7 +41,7 @@ enum AttributeRules {
             if let maximum = a.maxLength, length > maximum { return .maximumLength(maximum) }
             if let minimum = a.minLength, length < minimum { return .minimumLength(minimum) }
         }
-        if let pattern = a.regularExpression, case .string(let s) = value, !matches(s, pattern) {
+        if let pattern = a.regularExpression, case .string(let s) = value, try !matches(s, pattern) {
             return .pattern(pattern)
         }
         return nil
@@ -47,15 +49,15 @@ enum AttributeRules {
 
     /// Whether the whole string matches (as `SELF MATCHES pattern`); a pattern that does
     /// not compile matches nothing, so the failure is reported rather than hidden.
-    static func matches(_ string: String, _ pattern: String) -> Bool {
-        guard let regex = regex(pattern) else { return false }
-        let range = NSRange(string.startIndex..., in: string)
-        guard let match = regex.firstMatch(in: string, options: [.anchored], range: range) else { return false }
-        return match.range == range
+    static func matches(_ string: String, _ pattern: String) throws(RegexMatchError) -> Bool {
+        let interruption = MatchInterruption.current
+        return try RegexCache.shared.withExpression(pattern, caseInsensitive: false) { expression throws(RegexMatchError) in
+            try expression.matchesWhole(string, reportedPattern: pattern, interruption: interruption)
+        } ?? false
     }
 
-    /// The compiled pattern (cached), or nil when it is not a valid ICU regular expression.
-    static func regex(_ pattern: String) -> NSRegularExpression? {
-        RegexCache.shared.expression(pattern, options: [])
+    /// Whether the pattern is a valid ICU regular expression.
+    static func isValidPattern(_ pattern: String) -> Bool {
+        RegexCache.shared.isValid(pattern, caseInsensitive: false)
     }
 }

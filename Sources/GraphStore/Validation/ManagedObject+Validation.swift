@@ -10,7 +10,7 @@ extension ManagedObject {
             if mapping.relationshipIndex(of: key) != nil { return }
             throw StoreError.unknownKey(entity: entity.name, key: key)
         }
-        if let rule = AttributeRules.brokenRule(value, of: mapping.attributes[index].attribute) {
+        if let rule = try AttributeRules.brokenRule(value, of: mapping.attributes[index].attribute) {
             throw ValidationError(objectID: objectID, key: key, value: value, rule: rule)
         }
     }
@@ -24,7 +24,7 @@ extension ManagedObject {
         if type(of: self) == ManagedObject.self {
             // Nothing overrides validateValue: only attributes with rules can fail.
             for i in plan.attributes {
-                if let rule = AttributeRules.brokenRule(values[i], of: mapping.attributes[i].attribute) {
+                if let rule = try AttributeRules.brokenRule(values[i], of: mapping.attributes[i].attribute) {
                     errors.append(ValidationError(objectID: objectID, key: mapping.attributeNames[i], value: values[i], rule: rule))
                 }
             }

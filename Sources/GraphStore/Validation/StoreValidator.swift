@@ -85,7 +85,7 @@ public struct StoreValidator {
             for i in plan.attributes {
                 let attribute = row.mapping.attributes[i]
                 guard attribute.column != nil, !unreadable.contains(attribute.attribute.name) else { continue }
-                if let rule = AttributeRules.brokenRule(row.attributes[i], of: attribute.attribute) {
+                if let rule = try AttributeRules.brokenRule(row.attributes[i], of: attribute.attribute) {
                     try report(ValidationError(objectID: id, key: attribute.attribute.name, value: row.attributes[i], rule: rule))
                 }
             }

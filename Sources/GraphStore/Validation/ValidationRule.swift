@@ -107,7 +107,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         case .maximumLength(let n):
             return "\(subject) is \(ValidationRule.length(of: value)) long, longer than the maximum length \(n)"
         case .pattern(let p):
-            if AttributeRules.regex(p) == nil {
+            if !AttributeRules.isValidPattern(p) {
                 return "\(subject) cannot be checked: the pattern \(p) is not a valid regular expression"
             }
             return "\(subject) does not match the pattern \(p)"

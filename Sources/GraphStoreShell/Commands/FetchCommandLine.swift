@@ -19,12 +19,7 @@ struct FetchCommandLine {
         else { throw ShellError(usage) }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
-            do {
-                // `$NAME` takes the value `.parameter set NAME VALUE` bound.
-                request.predicate = try ObjectPredicate(format: predicate).withSubstitutionVariables(shell.parameters.bindings)
-            } catch let error as PredicateParseError {
-                throw ShellError("\(command): bad predicate: \(error)")
-            }
+            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
         }
         if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usage: usage) }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(limit, "limit") }
@@ -32,36 +27,49 @@ struct FetchCommandLine {
     }
 
     /// The text of each clause by its word ("" for the text before the first clause).
+    /// Scanned by Unicode scalar, as the predicate lexer reads it (see ``QuoteState``).
     private static func split(_ text: Substring) -> [String: String] {
         var parts: [String: String] = [:]
-        var current = ""
-        var word = ""
+        var current = String.UnicodeScalarView()
+        var word = String.UnicodeScalarView()
         var clause = ""
         var depth = 0
         var quotes = QuoteState()
         func endWord() {
-            if depth == 0, !quotes.isInsideQuotes, clauses.contains(word.lowercased()), parts[word.lowercased()] == nil, clause != word.lowercased() {
+            let name = String(word).lowercased()
+            if depth == 0, !quotes.isInsideQuotes, clauses.contains(name), parts[name] == nil, clause != name {
                 current.removeLast(word.count)
-                parts[clause] = current.trimmingCharacters(in: .whitespaces)
-                clause = word.lowercased()
-                current = ""
+                parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
+                clause = name
+                current = String.UnicodeScalarView()
             }
-            word = ""
+            word = String.UnicodeScalarView()
         }
-        for character in text {
-            if quotes.advance(character) {
-                if "({[".contains(character) {
+        for scalar in text.unicodeScalars {
+            if quotes.advance(scalar) {
+                if "({[".unicodeScalars.contains(scalar) {
                     depth += 1
-                } else if ")}]".contains(character) {
+                } else if ")}]".unicodeScalars.contains(scalar) {
                     depth -= 1
                 }
-                if character.isWhitespace { endWord() } else { word.append(character) }
+                if scalar.properties.isWhitespace { endWord() } else { word.append(scalar) }
             }
-            current.append(character)
+            current.append(scalar)
         }
         endWord()
-        parts[clause] = current.trimmingCharacters(in: .whitespaces)
+        parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
         return parts
+    }
+
+    /// The predicate of a `where` clause, with `$NAME` taking the value `.parameter set NAME
+    /// VALUE` bound. A parse error names the column and shows the text around it with a
+    /// caret (a long predicate is cut around the column, see ``TextExcerpt``).
+    static func predicate(_ text: String, command: String, shell: Shell) throws -> ObjectPredicate {
+        do {
+            return try ObjectPredicate(format: text).withSubstitutionVariables(shell.parameters.bindings)
+        } catch let error as PredicateParseError {
+            throw ShellError("\(command): bad predicate: \(error)\n" + TextExcerpt(text, around: error.column - 1).pointer)
+        }
     }
 
     /// `name desc, category.name nocase`.

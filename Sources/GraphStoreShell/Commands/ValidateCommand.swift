@@ -21,11 +21,7 @@ enum ValidateCommand {
             guard remainder.prefix(5).lowercased() == "where", remainder.dropFirst(5).first?.isWhitespace == true else {
                 throw ShellError("usage: validate [ENTITY] [where PREDICATE]")
             }
-            do {
-                predicate = try ObjectPredicate(format: String(remainder.dropFirst(5))).withSubstitutionVariables(shell.parameters.bindings)
-            } catch {
-                throw ShellError("validate: \(error)")
-            }
+            predicate = try FetchCommandLine.predicate(String(remainder.dropFirst(5).drop(while: \.isWhitespace)), command: "validate", shell: shell)
         }
         let started = Date()
         var summary = StoreValidator.Summary()

@@ -158,29 +158,31 @@ struct LineWords {
 
     init(_ line: String) {
         partialStart = line.endIndex
-        var current = ""
+        // By Unicode scalar, as the shell splits words (see ``QuoteState``).
+        let scalars = line.unicodeScalars
+        var current = String.UnicodeScalarView()
         var start: String.Index?
-        var quote: Character?
-        var index = line.startIndex
-        while index < line.endIndex {
-            let c = line[index]
+        var quote: Unicode.Scalar?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let c = scalars[index]
             if let q = quote {
                 if c == q { quote = nil } else { current.append(c) }
             } else if c == "\"" || c == "'" {
                 quote = c
                 if start == nil { start = index }
-            } else if c.isWhitespace {
-                if let s = start { complete.append(Word(text: current, start: s)) }
-                current = ""
+            } else if c.properties.isWhitespace {
+                if let s = start { complete.append(Word(text: String(current), start: s)) }
+                current = String.UnicodeScalarView()
                 start = nil
             } else {
                 current.append(c)
                 if start == nil { start = index }
             }
-            index = line.index(after: index)
+            index = scalars.index(after: index)
         }
         if let start {
-            partial = current
+            partial = String(current)
             partialStart = start
         }
     }

@@ -57,7 +57,7 @@ struct PredicateCompletion {
 
     private static func isInsideString(_ text: String) -> Bool {
         var state = QuoteState()
-        for c in text { state.advance(c) }
+        for c in text.unicodeScalars { state.advance(c) }
         return state.isInsideQuotes
     }
 

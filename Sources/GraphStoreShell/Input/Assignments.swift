@@ -18,13 +18,15 @@ struct Assignment: Equatable {
             let key = String(rest[..<equals])
             guard !key.isEmpty else { throw ShellError("a value has no key before its = sign") }
             rest = rest[rest.index(after: equals)...]
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                var value = ""
+            // Quotes are found by Unicode scalar (see ``QuoteState``).
+            let scalars = rest.unicodeScalars
+            if let quote = scalars.first, quote == "\"" || quote == "'" {
+                var value = String.UnicodeScalarView()
                 var escaped = false
                 var end: Substring.Index?
-                var i = rest.index(after: rest.startIndex)
-                while i < rest.endIndex {
-                    let c = rest[i]
+                var i = scalars.index(after: scalars.startIndex)
+                while i < scalars.endIndex {
+                    let c = scalars[i]
                     if escaped {
                         value.append(c)
                         escaped = false
@@ -36,12 +38,14 @@ struct Assignment: Equatable {
                     } else {
                         value.append(c)
                     }
-                    i = rest.index(after: i)
+                    i = scalars.index(after: i)
                 }
                 guard let end else { throw ShellError("\(key): unterminated quote") }
-                result.append(Assignment(key: key, text: value, quoted: true))
-                rest = rest[rest.index(after: end)...]
-                if let next = rest.first, !next.isWhitespace { throw ShellError("\(key): put a space after the closing quote") }
+                result.append(Assignment(key: key, text: String(value), quoted: true))
+                rest = rest[scalars.index(after: end)...]
+                if let next = rest.unicodeScalars.first, !next.properties.isWhitespace {
+                    throw ShellError("\(key): put a space after the closing quote")
+                }
             } else {
                 let word = rest.prefix { !$0.isWhitespace }
                 guard !word.isEmpty else { throw ShellError("\(key)= has no value (use \(key)=nil to clear it, \(key)=\"\" for empty text)") }

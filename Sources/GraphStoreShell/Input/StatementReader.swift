@@ -65,7 +65,7 @@ enum InputCompleteness: Equatable {
         if trimmed.hasPrefix("--") || trimmed.hasPrefix("#") { return .complete }
         var quotes = QuoteState()
         var depth = 0
-        for c in text where quotes.advance(c) {
+        for c in text.unicodeScalars where quotes.advance(c) {
             if c == "(" || c == "{" {
                 depth += 1
             } else if c == ")" || c == "}" {

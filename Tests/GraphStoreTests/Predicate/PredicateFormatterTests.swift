@@ -30,6 +30,7 @@ struct PredicateFormatterTests {
             ("CAST('42', 'NSNumber') == 42", #"CAST("42", "NSNumber") == 42"#),
             ("d > CAST(627978600, 'NSDate')", #"d > CAST(627978600.000000, "NSDate")"#),
             ("a & 3 == a", "a & 3 == a"),
+            ("#in == 1 AND kids.#first.#like == 'x'", #"#in == 1 AND kids.#first.#like == "x""#),
         ])
     func canonical(format: String, expected: String) throws {
         #expect(try ObjectPredicate(format: format).predicateFormat == expected)

@@ -19,6 +19,30 @@ struct PredicateLexerTests {
         #expect(try kinds("'%@'") == [.string("%@")])
     }
 
+    @Test("quotes follow the grammar, not the font: a combining mark never hides a closing quote")
+    func combiningMarksAndQuotes() throws {
+        // After a closing quote the mark is a character of its own, outside the string: not
+        // a token, reported where it is (not as an unterminated string at the quote).
+        let afterQuote = "title == \"cafe\"\u{301}"
+        #expect(throws: PredicateParseError(column: 16, message: "unexpected character '\\u{0301}'")) { try self.kinds(afterQuote) }
+        #expect(throws: PredicateParseError(column: 16, message: "unexpected character '\\u{0301}'")) { try self.kinds("title == 'cafe'\u{301}") }
+        // After an identifier or a number likewise.
+        #expect(throws: PredicateParseError(column: 6, message: "unexpected character '\\u{0301}'")) { try self.kinds("title\u{301} == 1") }
+        #expect(throws: PredicateParseError(column: 11, message: "unexpected character '\\u{0301}'")) { try self.kinds("price == 1\u{301}") }
+        // Inside a string, marks and emoji sequences are kept scalar for scalar.
+        #expect(try kinds("\"cafe\u{301}\"") == [.string("cafe\u{301}")])
+        #expect(try kinds("'\"\u{301}'") == [.string("\"\u{301}")])
+        for emoji in ["👨‍👩‍👧", "🇫🇷", "👍🏽", "☺️"] {
+            let tokens = try kinds("name == '\(emoji)' AND x == 1")
+            #expect(tokens.count == 7)
+            guard case .string(let text) = tokens[2] else {
+                Issue.record("\(emoji): \(tokens)")
+                continue
+            }
+            #expect(Array(text.unicodeScalars) == Array(emoji.unicodeScalars))
+        }
+    }
+
     @Test("numbers in every base and with exponents")
     func numbers() throws {
         #expect(try kinds("30 0x1F 0o36 0b11110 2.5 1e-3 3E2") == [
