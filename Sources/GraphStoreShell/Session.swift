@@ -57,6 +57,10 @@ public struct Session {
                 } catch let failure as ScriptFailure {
                     // The script's own session already said what failed.
                     status = failure.status
+                } catch is StandardOutputClosed {
+                    // Nobody reads the results any more: stop every session, quietly.
+                    shell.quit()
+                    status = ExitStatus.closedPipe
                 } catch {
                     let failure = ShellError.describing(error, interrupted: shell.isInterrupted())
                     report(failure.message, source: source, line: line)

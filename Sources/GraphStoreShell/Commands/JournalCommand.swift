@@ -20,7 +20,9 @@ enum JournalCommand {
         }
         _ = try shell.requireUndoManager(".journal")
         let store = try shell.requireStore()
-        shell.undoState.journal = try JournalWriter(path: word, storeName: (store.path as NSString).lastPathComponent)
+        let resolved = shell.resolve(path: word)
+        try shell.checkNotStoreFile(resolved, shownAs: word)
+        shell.undoState.journal = try JournalWriter(path: word, resolvedPath: resolved, storeName: (store.path as NSString).lastPathComponent)
         shell.output("journal: recording to \(word)\n")
     }
 }

@@ -9,7 +9,7 @@ enum OutputCommand {
         if let path = words.first, path != "-", path != "stdout" {
             try shell.redirectOutput(to: path, once: false)
         } else {
-            shell.endRedirection()
+            try shell.endRedirection()
         }
     }
 
