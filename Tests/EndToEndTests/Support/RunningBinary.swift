@@ -38,6 +38,9 @@ final class RunningBinary {
         try process.run()
     }
 
+    /// Its process ID.
+    var pid: pid_t { process.processIdentifier }
+
     deinit {
         if process.isRunning { process.terminate() }
     }
