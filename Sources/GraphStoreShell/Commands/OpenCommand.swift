@@ -3,7 +3,11 @@ enum OpenCommand {
     static let command = ShellCommand(
         ".open", usage: ".open [--model PATH] STORE", summary: "open a store (read-only unless started with --write)",
         example: ".open examples/BookStore/BookStore.sqlite",
-        details: "--model PATH opens the store with a model file (.xcdatamodeld, .xcdatamodel or compiled .mom) instead of the model the store carries."
+        details: """
+            --model PATH opens the store with a model file (.xcdatamodeld, .xcdatamodel or compiled .mom) \
+            instead of the model the store carries. A store that .output or .journal writes to (or to one of \
+            its -wal, -shm and -journal files) is refused.
+            """
     ) { shell, words, _ in
         var words = words
         var modelPath: String?

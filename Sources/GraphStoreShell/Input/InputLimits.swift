@@ -2,7 +2,7 @@
 ///
 /// No real script comes near; input with no line ends at all (`.read /dev/zero`, a binary
 /// file read by mistake) reaches the limit at once and is refused, where it would otherwise
-/// fill memory without end. The manual names the limit (FILES AND LIMITS in `man graphstore`).
+/// fill memory without end. The manual's DESCRIPTION and `.help .read` name the limit.
 enum InputLimits {
     /// The most bytes a line may hold.
     static let lineBytes = 4 << 20
