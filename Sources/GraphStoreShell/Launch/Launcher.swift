@@ -26,7 +26,7 @@ public enum Launcher {
         let interactive = options.actions.isEmpty && isatty(STDIN_FILENO) == 1
         // A write to a closed pipe fails with EPIPE instead of killing the process: a
         // `.output` to a FIFO whose reader went away is the failure of that command, and
-        // standard output's own closed pipe ends the session in order (`endedByClosedPipe`).
+        // standard output's own closed pipe ends the session in order (`endByClosedPipe`).
         signal(SIGPIPE, SIG_IGN)
         let standardOutput = FileOutput.standardOutput()
         let shell = Shell(
