@@ -50,13 +50,24 @@ public struct Session {
                 return shell.state.exitStatus ?? status
             case .cancelled:
                 continue
+            case .failed(let message, let line):
+                // Reading cannot go on: a script ends here, a person gets the prompt back.
+                report(message, source: source, line: line)
+                guard source.isInteractive else {
+                    shell.flushOutput()
+                    return shell.state.exitStatus ?? ExitStatus.commandFailed
+                }
             case .statement(let text, let line):
                 if source.isInteractive { source.remember(text) }
                 do {
                     try shell.runStatement(text)
                 } catch let failure as ScriptFailure {
                     // The script's own session already said what failed.
-                    status = failure.status
+                    if !source.isInteractive { status = failure.status }
+                } catch is StandardOutputClosed {
+                    // Nobody reads the results any more: stop every session, quietly.
+                    shell.quit()
+                    status = ExitStatus.closedPipe
                 } catch {
                     let failure = ShellError.describing(error, interrupted: shell.isInterrupted())
                     report(failure.message, source: source, line: line)

@@ -9,7 +9,6 @@ extension Shell {
         let before = options.changes ? ChangeSummary(context) : nil
         let clock = options.timer ? CommandClock() : nil
         defer {
-            commandDidRun()
             if let clock, options.timer {
                 flushOutput()
                 diagnostics(clock.report() + "\n")
@@ -22,7 +21,13 @@ extension Shell {
                 }
             }
         }
-        try execute(text)
+        do {
+            try execute(text)
+        } catch {
+            try finishCommandOutput(commandFailed: true)
+            throw error
+        }
+        try finishCommandOutput(commandFailed: false)
         if isInterrupted() { throw ShellError("interrupted") }
     }
 }

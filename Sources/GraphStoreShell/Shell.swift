@@ -26,6 +26,11 @@ public final class Shell {
     public var terminal: TerminalInfo?
     /// Writes out output that `output` buffers; called before prompts and messages.
     public var flushOutput: () -> Void = {}
+    /// The program's standard output, when `output` writes to it: a write that fails there
+    /// fails the command that wrote, and a closed pipe ends the session.
+    public var standardOutput: FileOutput?
+    /// The open store's files, which output and journals must not write over.
+    private(set) var storeFiles: StoreFiles?
     /// What the session keeps between commands: redirection, script nesting, `.exit` status.
     var state = SessionState()
     /// Whether writes are allowed (`--write`).
@@ -74,7 +79,9 @@ public final class Shell {
 
     /// Opens a store (read-only unless writes are enabled), with a model file or without.
     /// When the store's own `Z_MODELCACHE` could not be used, a warning says why, once.
+    /// A store that `.output` or `.journal` writes to, or to one of its files, is refused.
     public func open(path: String, modelPath: String? = nil) throws {
+        try checkNotWrittenTo(storePath: path)
         let store: PersistentStore
         do {
             if let modelPath {
@@ -88,10 +95,23 @@ public final class Shell {
         }
         Interrupts.watch(store)
         self.store = store
+        self.storeFiles = StoreFiles(storePath: store.path)
         self.context = ManagedObjectContext(store: store)
         // Said once, here, for scripts and the prompt alike: without it the only trace
         // is a note under .model, and names and relationships quietly become guesses.
         if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
+    }
+
+    /// Refuses to open a store whose file, or one of its companions, output or the journal
+    /// goes to: the store would be written over.
+    private func checkNotWrittenTo(storePath path: String) throws(ShellError) {
+        let files = StoreFiles(storePath: path)
+        let writers = [(".output", state.redirection?.path), (".journal", undoState.journal?.resolvedPath)]
+        for case let (command, target?) in writers {
+            if let role = files.role(of: target) {
+                throw ShellError("cannot open \(path): \(command) writes to \(role.fromTheStore)", exitCode: ExitStatus.storeNotOpened)
+            }
+        }
     }
 
     /// The open store, or an error saying none is open.
@@ -134,9 +154,15 @@ public final class Shell {
         try runCommand(command, line: trimmed, words: try CommandLineSplitter.words(rest), rest: rest)
     }
 
-    /// Streams a result to the output in the current mode.
+    /// Streams a result to the output in the current mode. It stops early on Ctrl-C, and
+    /// when the output cannot be written (a full disk, a closed pipe): the rest would be
+    /// lost, so the store's statement is stopped too and the command fails on the write.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
-        let writer = ResultWriter(settings: effectiveSettings, isInterrupted: { [unowned self] in isInterrupted() }, write: output)
+        let writer = ResultWriter(settings: effectiveSettings, isInterrupted: { [unowned self] in
+            guard outputHasFailed else { return isInterrupted() }
+            store?.interrupter.interrupt()
+            return true
+        }, write: output)
         writer.begin(columns: columns)
         defer { writer.end() }
         try produce(writer)

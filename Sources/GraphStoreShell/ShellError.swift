@@ -1,3 +1,5 @@
+import Foundation
+
 /// A command that could not run, with the message shown to the user.
 public struct ShellError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in a sentence.
@@ -26,4 +28,7 @@ public enum ExitStatus {
     public static let validationFailures: Int32 = 3
     /// The store could not be opened.
     public static let storeNotOpened: Int32 = 4
+    /// Standard output is a pipe nobody reads any more (`graphstore … | head -1`): the
+    /// process ends by `SIGPIPE`, which a shell reports as 128 + 13.
+    public static let closedPipe: Int32 = 128 + SIGPIPE
 }

@@ -2,4 +2,6 @@ import Foundation
 import GraphStoreShell
 
 // Everything but the process exit lives in GraphStoreShell's Launcher, where it is tested.
-exit(Launcher.run(arguments: Array(CommandLine.arguments.dropFirst())))
+let status = Launcher.run(arguments: Array(CommandLine.arguments.dropFirst()))
+if status == ExitStatus.closedPipe { Launcher.endByClosedPipe() }
+exit(status)

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// The real line editor on a pseudo-terminal: keys are typed, the screen is read back.
@@ -163,6 +164,32 @@ import Testing
         #expect(terminal.waitFor { $0.currentLine == prompt })
         terminal.type(".quit\r")
         #expect(terminal.waitForExit() == 0)
+    }
+
+    /// `.read` of a FIFO waits for its writer and for the writer's lines; Ctrl-C ends either
+    /// wait as it ends a long fetch: the script fails with `interrupted`, the prompt returns.
+    @Test func controlCInterruptsAScriptWaitingOnAFIFO() throws {
+        let fifo = try ScratchDirectory.make("terminal-fifo").path + "/script.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let (terminal, _) = try Self.start(columns: 250)
+        // No writer at all: graphstore has the FIFO open and waits for one.
+        terminal.type(".read \(fifo)\r")
+        #expect(eventually { process(terminal.pid, hasOpen: fifo) }, "the FIFO was never opened")
+        kill(terminal.pid, SIGINT)
+        #expect(terminal.waitFor(text: "\(fifo):1: interrupted"), "\(terminal.screen.text.suffix(5))")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        // A writer that writes nothing; Ctrl-C typed at the terminal this time.
+        terminal.type(".read \(fifo)\r")
+        let writer = openWritingEnd(of: fifo)
+        #expect(writer >= 0, "the FIFO was never opened again")
+        defer { close(writer) }
+        terminal.type("\u{3}")
+        #expect(terminal.waitFor(text: "\(fifo):1: interrupted", count: 2), "\(terminal.screen.text.suffix(5))")
+        #expect(terminal.waitFor { $0.currentLine == prompt })
+        terminal.type(".print alive\r")
+        #expect(terminal.waitFor { $0.text.contains("alive") && $0.currentLine == prompt })
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0, "\(terminal.screen.text)")
     }
 
     @Test func tablesFitTheTerminalAndColourFollowsNoColor() throws {

@@ -25,7 +25,7 @@ import Testing
             harness.shell.settings.mode = mode
             let before = Set(try FileManager.default.contentsOfDirectory(atPath: harness.directory))
             let status = harness.run([command.example, ".entities"], bail: true, name: "example")
-            harness.shell.endRedirection()
+            try harness.shell.endRedirection()
             text += "== \(mode.rawValue): \(command.example)\n" + harness.stable(harness.output)
             if !harness.diagnostics.isEmpty { text += "-- diagnostics\n" + harness.stable(harness.diagnostics) }
             if status != 0 { text += "-- status \(status)\n" }

@@ -85,6 +85,40 @@ import TestScratch
         #expect(source.read(prompt: "") == .end)
     }
 
+    /// A statement continued over many lines is looked at once, not once per line: the
+    /// work grows with its length (re-reading it at every line made 10,000 lines take 52 s).
+    @Test func aLongContinuedStatementIsScannedOnce() {
+        let lines = [".print 'start"] + (1..<20_000).map { "line \($0) (still quoted" } + ["end'", ".print next"]
+        var reader = StatementReader(source: TextLineSource(lines: lines, name: "s"))
+        guard case .statement(let text, line: 1) = reader.next(prompt: "", continuation: "") else {
+            Issue.record("no statement")
+            return
+        }
+        #expect(text.split(separator: "\n").count == 20_001)
+        // Every scalar once, and the line breaks between the lines.
+        #expect(reader.scannedScalars == text.unicodeScalars.count)
+        #expect(reader.next(prompt: "", continuation: "") == .statement(".print next", line: 20_002))
+    }
+
+    @Test func aStatementPastTheLimitFails() {
+        let line = String(repeating: "x", count: 1 << 20)
+        var reader = StatementReader(source: TextLineSource(lines: ["", ".print 'open"] + Array(repeating: line, count: 5), name: "s"))
+        #expect(reader.next(prompt: "", continuation: "") == .failed(InputLimits.statementTooLong, line: 2))
+        #expect(InputLimits.statementTooLong == "statement continued past 4 MiB, the most a statement may hold")
+    }
+
+    /// A line may be as long as the limit; past it the input fails, having held no more.
+    @Test func aLinePastTheLimitFailsAndEndsTheInput() throws {
+        let path = ScratchDirectory.path("long", extension: "txt")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let longest = Data(repeating: UInt8(ascii: "a"), count: InputLimits.lineBytes)
+        try (longest + Data("\n".utf8) + longest + Data("b\n.print after\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let source = try TextLineSource(path: path)
+        #expect(source.read(prompt: "") == .line(String(repeating: "a", count: InputLimits.lineBytes)))
+        #expect(source.read(prompt: "") == .failed("line longer than 4 MiB, the most a line may hold"))
+        #expect(source.read(prompt: "") == .end)
+    }
+
     @Test func unreadableScriptsSayWhy() {
         #expect(throws: ShellError.self) { try TextLineSource(path: "/nonexistent/script") }
         do {

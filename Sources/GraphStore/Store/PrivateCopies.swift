@@ -56,3 +56,18 @@ final class PrivateCopies: Sendable {
         ["", "-wal", "-shm", "-journal"].map { directory + "/" + file + $0 }
     }
 }
+
+extension PersistentStore {
+    /// Removes the private copies of every store of the process (see ``isReadOnly``), for a
+    /// program about to end itself by a signal, which skips `atexit`: the stores that use
+    /// them must not be read afterwards.
+    ///
+    /// ```swift
+    /// PersistentStore.removePrivateCopies()
+    /// signal(SIGPIPE, SIG_DFL)
+    /// raise(SIGPIPE)
+    /// ```
+    public static func removePrivateCopies() {
+        PrivateCopies.inUse.removeRemaining()
+    }
+}

@@ -7,7 +7,9 @@ enum ReadCommand {
             Errors in the script are reported as FILE:LINE: message. With bail on (the default \
             in scripts), the script stops at its first error and .read fails; at the prompt the \
             rest of the script still runs unless .bail on is set. Scripts may read other scripts, \
-            up to 16 deep.
+            up to 16 deep. FILE may be a FIFO (-f <(...)) or /dev/stdin; a directory is refused. A line, \
+            and a statement continued over several lines, may hold up to \(InputLimits.described): past that, reading \
+            stops with an error. At the prompt, Ctrl-C stops a script that waits for input.
             """
     ) { shell, words, _ in
         guard words.count == 1 else { throw ShellError("usage: .read FILE") }

@@ -14,7 +14,7 @@ enum SettingsCommand {
             ("mode", shell.settings.mode.rawValue),
             ("headers", onOff(shell.settings.headers)),
             ("nullvalue", "'\(shell.settings.nullText)'"),
-            ("output", shell.state.redirection.map { ($0.file.path ?? "") + ($0.once ? " (once)" : "") } ?? "stdout"),
+            ("output", shell.state.redirection.map { $0.shownAs + ($0.once ? " (once)" : "") } ?? "stdout"),
             ("timer", onOff(shell.options.timer)),
             ("echo", onOff(shell.options.echo)),
             ("bail", onOff(shell.options.bail)),

@@ -146,7 +146,7 @@ public final class EditLineSource: LineSource {
     public func confirm(_ question: String) -> Bool {
         switch read(prompt: question) {
         case .line(let answer): return answer.trimmingWhitespace().lowercased().hasPrefix("y")
-        case .cancelled: return false
+        case .cancelled, .failed: return false
         // Ctrl-D again means it.
         case .end: return true
         }

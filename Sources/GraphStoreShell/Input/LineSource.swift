@@ -8,6 +8,9 @@ public enum LineInput: Sendable, Equatable {
     case cancelled
     /// The end of the input (Ctrl-D at a terminal).
     case end
+    /// The input cannot be read on: a read failed, a line is past `InputLimits`, or Ctrl-C
+    /// ended a wait for a script's next line. The message says which; the input ends here.
+    case failed(String)
 }
 
 /// Where command lines come from: a terminal, a pipe, a script file, or `-c`.
@@ -51,15 +54,21 @@ public final class TextLineSource: LineSource {
 
     /// Lines read from a script file, named `name` in messages (the path as typed); the
     /// error says why the file cannot be read.
+    ///
+    /// A FIFO (`-f <(…)`), `/dev/stdin` or a device is read as a file is. Opening does not
+    /// wait for a FIFO's writer (the reader waits instead, where Ctrl-C can end the wait).
     public convenience init(path: String, name: String? = nil) throws(ShellError) {
         let name = name ?? path
         let expanded = (path as NSString).expandingTildeInPath
+        let fd = open(expanded, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw ShellError("cannot read \(name): \(String(cString: strerror(errno)))") }
         var status = stat()
-        if stat(expanded, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
             throw ShellError("cannot read \(name): it is a directory")
         }
-        let fd = open(expanded, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ShellError("cannot read \(name): \(String(cString: strerror(errno)))") }
+        // Reads block again: the reader polls before each one.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.init(fileDescriptor: fd, name: name)
         reader?.closesOnEnd = true
     }
@@ -72,7 +81,7 @@ public final class TextLineSource: LineSource {
     }
 
     public func read(prompt: String) -> LineInput {
-        if let reader { return reader.nextLine().map(LineInput.line) ?? .end }
+        if let reader { return reader.nextLine() }
         guard position < lines.count else { return .end }
         defer { position += 1 }
         return .line(lines[position])

@@ -1,79 +1,65 @@
 /// Gathers lines into statements: a line that leaves a quote or a bracket open, or ends
 /// with a backslash, continues on the next line (shown with the continuation prompt).
 ///
-/// A statement keeps the number of its first line, for `FILE:LINE: message`.
+/// A statement keeps the number of its first line, for `FILE:LINE: message`. Each line is
+/// looked at once (`StatementScanner`), and a statement may hold `InputLimits.statementBytes`.
 struct StatementReader {
-    /// One read: a complete statement, a cancelled one, or the end of the input.
+    /// One read: a complete statement, a cancelled one, the end of the input, or why the
+    /// input cannot be read on (at `line`).
     enum Input: Equatable {
         case statement(String, line: Int)
         case cancelled
         case end
+        case failed(String, line: Int)
     }
 
     let source: LineSource
     private(set) var lineNumber = 0
+    private var scanner = StatementScanner()
 
     init(source: LineSource) {
         self.source = source
     }
 
+    /// How many characters have been looked at to find where statements end: each once.
+    var scannedScalars: Int { scanner.scannedScalars }
+
     /// Reads the next statement. At the end of the input an unfinished statement is still
     /// returned, so that its error (an unterminated quote) is reported.
     mutating func next(prompt: String, continuation: String) -> Input {
-        var parts: [String] = []
+        var text = ""
         var firstLine = 0
+        scanner.startStatement()
         while true {
-            switch source.read(prompt: parts.isEmpty ? prompt : continuation) {
+            switch source.read(prompt: firstLine == 0 ? prompt : continuation) {
             case .cancelled:
                 return .cancelled
+            case .failed(let message):
+                return .failed(message, line: lineNumber + 1)
             case .end:
-                return parts.isEmpty ? .end : .statement(parts.joined(separator: "\n"), line: firstLine)
+                return firstLine == 0 ? .end : .statement(text, line: firstLine)
             case .line(let line):
                 lineNumber += 1
-                if parts.isEmpty {
+                if firstLine == 0 {
                     // Blank lines between statements do not start one.
                     if line.allSatisfy(\.isWhitespace) { continue }
                     firstLine = lineNumber
+                } else {
+                    text += "\n"
                 }
-                parts.append(line)
-                let text = parts.joined(separator: "\n")
-                switch InputCompleteness.check(text) {
+                text += line
+                guard text.utf8.count <= InputLimits.statementBytes else {
+                    return .failed(InputLimits.statementTooLong, line: firstLine)
+                }
+                switch scanner.add(line) {
                 case .complete:
                     return .statement(text, line: firstLine)
                 case .continuedByBackslash:
-                    parts[parts.count - 1].removeLast()
+                    text.removeLast()
                 case .open:
                     break
                 }
             }
         }
-    }
-}
-
-/// Whether typed text is a whole statement yet.
-enum InputCompleteness: Equatable {
-    case complete
-    /// A quote, `(` or `{` is still open.
-    case open
-    /// The text ends with a backslash that asks for another line.
-    case continuedByBackslash
-
-    /// Looks at quotes (`'…'`, `"…"`, with backslash escapes inside them) and brackets
-    /// outside quotes. Comments (`--`, `#`) are always complete, whatever they contain.
-    static func check(_ text: String) -> InputCompleteness {
-        let trimmed = text.drop(while: \.isWhitespace)
-        if trimmed.hasPrefix("--") || trimmed.hasPrefix("#") { return .complete }
-        var quotes = QuoteState()
-        var depth = 0
-        for c in text.unicodeScalars where quotes.advance(c) {
-            if c == "(" || c == "{" {
-                depth += 1
-            } else if c == ")" || c == "}" {
-                depth -= 1
-            }
-        }
-        if quotes.isInsideQuotes || depth > 0 { return .open }
-        if text.last == "\\", !text.hasSuffix("\\\\") { return .continuedByBackslash }
-        return .complete
     }
 }

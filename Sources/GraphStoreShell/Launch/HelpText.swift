@@ -34,6 +34,7 @@ enum HelpText {
           2  usage error (a wrong option or value)
           3  validate found validation failures
           4  the store could not be opened
+          A closed standard output pipe (| head -1) ends graphstore by SIGPIPE, as cat.
 
         Environment:
           GRAPHSTORE_HISTORY  history file (default ~/.graphstore_history; empty: none)

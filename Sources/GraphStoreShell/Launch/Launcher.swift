@@ -24,6 +24,10 @@ public enum Launcher {
         }
 
         let interactive = options.actions.isEmpty && isatty(STDIN_FILENO) == 1
+        // A write to a closed pipe fails with EPIPE instead of killing the process: a
+        // `.output` to a FIFO whose reader went away is the failure of that command, and
+        // standard output's own closed pipe ends the session in order (`endByClosedPipe`).
+        signal(SIGPIPE, SIG_IGN)
         let standardOutput = FileOutput.standardOutput()
         let shell = Shell(
             writeEnabled: options.write,
@@ -33,13 +37,13 @@ public enum Launcher {
                 writeError(text)
             })
         shell.flushOutput = { standardOutput.flush() }
+        shell.standardOutput = standardOutput
         shell.terminal = TerminalInfo(fileDescriptor: STDOUT_FILENO, environment: environment)
         if let mode = options.mode { shell.settings.mode = mode }
         if let headers = options.headers { shell.settings.headers = headers }
         if let nullText = options.nullText { shell.settings.nullText = nullText }
         shell.options.bail = options.bail ?? !interactive
         let colourDiagnostics = TerminalInfo(fileDescriptor: STDERR_FILENO, environment: environment)?.colour ?? false
-        defer { standardOutput.flush() }
 
         if interactive { Interrupts.install() }
         if let store = options.store {
@@ -54,6 +58,14 @@ public enum Launcher {
             return ExitStatus.usage
         }
 
+        let status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
+        return finish(shell, standardOutput: standardOutput, status: status)
+    }
+
+    /// The rc file, then the commands, a script on standard input or the prompt; the status.
+    private static func runCommands(
+        _ shell: Shell, options: LaunchOptions, interactive: Bool, environment: LaunchEnvironment, colourDiagnostics: Bool
+    ) -> Int32 {
         var status = ExitStatus.success
         if let script = rcFile(options, environment: environment) {
             status = runScript(shell, path: script.path, required: script.required)
@@ -93,6 +105,34 @@ public enum Launcher {
         let final = result != ExitStatus.success ? result : status
         if !source.isInteractive, final == ExitStatus.success { warnAboutUnsavedChanges(shell) }
         return final
+    }
+
+    /// Ends the session's output: a redirection's file is closed (created if nothing was
+    /// written to it), standard output written out. Text that could not be written makes
+    /// the status a failure; a closed standard output pipe makes it `ExitStatus.closedPipe`.
+    private static func finish(_ shell: Shell, standardOutput: FileOutput, status: Int32) -> Int32 {
+        var status = status
+        do {
+            try shell.endRedirection()
+        } catch {
+            shell.diagnostics("graphstore: \(error.message)\n")
+            if status == ExitStatus.success { status = ExitStatus.commandFailed }
+        }
+        if let failure = standardOutput.flushReportingLoss(), !standardOutput.isClosedPipe {
+            writeError("graphstore: cannot write standard output: \(failure)\n")
+            if status == ExitStatus.success { status = ExitStatus.commandFailed }
+        }
+        return standardOutput.isClosedPipe ? ExitStatus.closedPipe : status
+    }
+
+    /// Ends the process as a program that writes to a closed pipe is ended by default: by
+    /// `SIGPIPE`, silently (a shell reports status 141), as `cat` and `sqlite3` are.
+    public static func endByClosedPipe() -> Never {
+        // Ending by a signal skips `atexit`, where private copies would be removed.
+        PersistentStore.removePrivateCopies()
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(ExitStatus.closedPipe)
     }
 
     // MARK: - Pieces

@@ -6,6 +6,10 @@ import Foundation
 /// Each row is a small string; one `write(2)` per row would make a million-row result
 /// crawl, so text is gathered up to `capacity` bytes. `flush()` runs before every prompt
 /// and message, which keeps results and diagnostics in order on a terminal.
+///
+/// A write that fails (a full disk, a closed pipe) is not retried: later text is dropped,
+/// and ``flushReportingLoss()`` says so once for each command that lost text, so that the
+/// command fails rather than the text silently going missing.
 public final class FileOutput {
     private let fileDescriptor: Int32
     private let ownsDescriptor: Bool
@@ -13,8 +17,16 @@ public final class FileOutput {
     private let capacity: Int
     /// The path written to, for messages (nil for standard output).
     public let path: String?
-    /// Set when a write failed (a full disk, a closed pipe); later writes are dropped.
-    public private(set) var failure: String?
+    /// `errno` of the write that failed, 0 while none has; later writes are dropped.
+    public private(set) var failureCode: Int32 = 0
+    /// Whether text was dropped since the last ``flushReportingLoss()``.
+    private var hasLostText = false
+
+    /// Why a write failed (a full disk, a closed pipe), nil while none has.
+    public var failure: String? { failureCode == 0 ? nil : String(cString: strerror(failureCode)) }
+
+    /// Whether a write failed because nothing reads the pipe any more (`| head -1`).
+    public var isClosedPipe: Bool { failureCode == EPIPE }
 
     /// Writes to standard output.
     public static func standardOutput() -> FileOutput { FileOutput(fileDescriptor: STDOUT_FILENO, owns: false, path: nil) }
@@ -39,8 +51,27 @@ public final class FileOutput {
         if ownsDescriptor { close(fileDescriptor) }
     }
 
+    /// Refuses, with the reason `open` would give, a file that cannot be created or written:
+    /// a missing or read-only directory, a directory, a read-only file. Nothing is created.
+    static func checkCanCreate(_ path: String, shownAs name: String) throws(ShellError) {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFDIR { throw ShellError("cannot write \(name): it is a directory") }
+            if access(path, W_OK) != 0 { throw ShellError("cannot write \(name): \(String(cString: strerror(errno)))") }
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            if access(directory.isEmpty ? "." : directory, W_OK | X_OK) != 0 {
+                throw ShellError("cannot write \(name): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     /// Adds text; writes the buffer out when it is full.
     public func write(_ text: String) {
+        guard failureCode == 0 else {
+            hasLostText = true
+            return
+        }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flush() }
     }
@@ -49,7 +80,10 @@ public final class FileOutput {
     public func flush() {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
+        guard failureCode == 0 else {
+            hasLostText = true
+            return
+        }
         buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {
@@ -60,10 +94,20 @@ public final class FileOutput {
                     // A signal (Ctrl-C, a resize) interrupted the write: carry on.
                     continue
                 } else {
-                    failure = String(cString: strerror(errno))
+                    failureCode = n < 0 ? errno : EIO
+                    hasLostText = true
                     return
                 }
             }
         }
+    }
+
+    /// Writes out everything buffered; returns why text was lost since the last call, if
+    /// some was, so that the command that wrote it fails.
+    public func flushReportingLoss() -> String? {
+        flush()
+        guard hasLostText else { return nil }
+        hasLostText = false
+        return failure
     }
 }

@@ -16,19 +16,22 @@ import Foundation
 /// save
 /// ```
 final class JournalWriter {
-    /// The journal file.
+    /// The journal file, as typed.
     let path: String
+    /// The journal file's path, resolved against the shell's directory.
+    let resolvedPath: String
     private let handle: FileHandle
     /// Groups made since the journal started that are on the undo stack: an undo deeper
     /// than this takes back groups the journal does not hold, which a replay cannot do.
     private(set) var groupsOnStack = 0
 
-    /// Starts a journal (replacing the file) with a header comment.
-    init(path: String, storeName: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+    /// Starts a journal (replacing the file at `resolvedPath`) with a header comment.
+    init(path: String, resolvedPath: String, storeName: String) throws {
+        guard FileManager.default.createFile(atPath: resolvedPath, contents: nil), let handle = FileHandle(forWritingAtPath: resolvedPath) else {
             throw ShellError("cannot write the journal \(path)")
         }
         self.path = path
+        self.resolvedPath = resolvedPath
         self.handle = handle
         try append("-- graphstore journal of \(storeName)\n")
     }

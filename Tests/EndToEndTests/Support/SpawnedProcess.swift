@@ -6,7 +6,8 @@ import Foundation
 final class SpawnedProcess {
     let pid: pid_t
     private let input: Int32
-    private let output: Int32
+    /// Standard output's reading end; -1 once the test closed it (``closeStandardOutput()``).
+    private var output: Int32
     private let errors: Int32
     /// Everything read from standard output and standard error so far.
     private(set) var stdout = ""
@@ -46,8 +47,15 @@ final class SpawnedProcess {
     deinit {
         if status == nil { GraphStoreSpawn.kill(pid) }
         close(input)
-        close(output)
+        if output >= 0 { close(output) }
         close(errors)
+    }
+
+    /// Closes the reading end of the program's standard output, as `| head -1` does once it
+    /// has read enough: the program's next write to it fails.
+    func closeStandardOutput() {
+        if output >= 0 { close(output) }
+        output = -1
     }
 
     /// Writes text to the program's standard input.
@@ -66,10 +74,23 @@ final class SpawnedProcess {
     }
 
     /// Waits for the program to end: the signal that ended it, or nil when it exited
-    /// (then `exitStatus` is set).
+    /// (then `exitStatus` is set) or did not end by the deadline (then it is killed, and
+    /// `exitStatus` stays nil: a test expecting an ending fails rather than hangs).
     func waitForSignal() -> Int32? {
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        let patience = Date().addingTimeInterval(PseudoTerminal.patience)
+        while true {
+            let ended = waitpid(pid, &raw, WNOHANG)
+            if ended == pid { break }
+            if ended < 0, errno != EINTR { return nil }
+            guard patience.timeIntervalSinceNow > 0 else {
+                GraphStoreSpawn.kill(pid)
+                status = -1
+                return nil
+            }
+            // Drains its output meanwhile (a full pipe would stop it); waits up to a second.
+            if !readSome() { usleep(10_000) }
+        }
         status = raw
         let deadline = Date().addingTimeInterval(PseudoTerminal.patience)
         while deadline.timeIntervalSinceNow > 0, readSome() {}
@@ -77,10 +98,11 @@ final class SpawnedProcess {
     }
 
     /// The exit status, once the program has exited normally.
-    var exitStatus: Int32? { status.flatMap { ($0 & 0x7f) == 0 ? ($0 >> 8) & 0xff : nil } }
+    var exitStatus: Int32? { status.flatMap { $0 >= 0 && ($0 & 0x7f) == 0 ? ($0 >> 8) & 0xff : nil } }
 
     /// One read of whatever is ready on standard output or error; false once both ended.
     private func readSome() -> Bool {
+        // poll passes over a negative descriptor (a closed standard output): it counts as ended.
         var pollers = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&pollers, 2, 1000)
         if ready == 0 { return true }
@@ -94,6 +116,6 @@ final class SpawnedProcess {
             let text = String(decoding: buffer[0..<n], as: UTF8.self)
             if i == 0 { stdout += text } else { stderr += text }
         }
-        return open || pollers.contains { $0.revents == 0 }
+        return open || pollers.contains { $0.fd >= 0 && $0.revents == 0 }
     }
 }
