@@ -34,7 +34,6 @@ extension ManagedObjectContext {
             if let problem = row?.problems.first { throw problem }
             reloaded = true
             let before = partners(of: object)
-            _ = seenVersions.take(number: object.mapping.number, key: key)
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted.removeValue(forKey: ObjectIdentifier(object))
             object.snapshot = nil
@@ -45,6 +44,11 @@ extension ManagedObjectContext {
                 object.managedObjectContext = nil
                 gone.append(object.objectID)
                 continue
+            }
+            // The stored version is the one to check from now on, also if the object is let
+            // go of and made again.
+            if seenVersions.version(number: object.mapping.number, key: key) != nil {
+                seenVersions.record(row.version, number: object.mapping.number, key: key)
             }
             try apply(row, to: object)
             for index in object.mapping.toManyIndices {

@@ -289,7 +289,7 @@ public final class ManagedObjectContext {
     @inline(__always)
     func versionToCheck(number: Int, key: Int64, read: Int64) -> Int64 {
         if seenVersions.isEmpty { return read }
-        return seenVersions.take(number: number, key: key) ?? read
+        return seenVersions.version(number: number, key: key) ?? read
     }
 
     // The relationship is read in place, not copied out of the mapping.
