@@ -53,7 +53,6 @@ final class SaveRestorePoint {
             object.managedObjectContext = nil
             object.releaseRelationships()
         }
-        for object in context.inserted.values { object.pendingKey = nil }
         context.inserted = inserted
         context.updated = updated
         context.deleted = deleted
