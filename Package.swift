@@ -53,7 +53,9 @@ let package = Package(
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite", "TestScratch"]),
         // Golden transcripts are read from the source tree (see GoldenTests), not bundled.
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore", "TestScratch"], exclude: ["Golden"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "CSQLite", "TestScratch"]),
+        // Measures a child's own peak memory for the end-to-end tests (see its main.c for why).
+        .executableTarget(name: "peak-memory", path: "Tests/PeakMemory"),
+        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "peak-memory", "CSQLite", "TestScratch"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -207,6 +207,9 @@ open class ManagedObject {
         let index = try attributeIndex(key)
         let normalized = try checked(value, at: index)
         try fireFault()
+        // Not a recorded change, but one a failed save must still take back (a `willSave`
+        // hook setting a timestamp).
+        managedObjectContext?.saveRestorePoint?.keep(self)
         values[index] = normalized
     }
 

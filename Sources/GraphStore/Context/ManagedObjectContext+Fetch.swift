@@ -64,10 +64,11 @@ extension ManagedObjectContext {
     }
 
     /// Unregisters the object of entity `number` with key `key` if nothing outside the
-    /// context holds it and it has no unsaved changes (Core Data keeps such objects only weakly).
+    /// context holds it and it has no unsaved changes (Core Data keeps such objects only
+    /// weakly). A context that can save keeps the version it read (see ``SeenVersions``).
     func releaseUnreferenced(number: Int, key: Int64) {
         // Let go of the object after the table has been changed, not during.
-        let released = registered.removeIfUnreferenced(number: number, key: key)
-        _ = released
+        guard let released = registered.removeIfUnreferenced(number: number, key: key), !store.isReadOnly else { return }
+        seenVersions.record(released.version, number: number, key: key)
     }
 }

@@ -122,11 +122,11 @@ final class FetchRowConverter {
         var isNew = false
         let object: ManagedObject
         if let existing = context.registered.object(number: number, key: key) {
-            if !existing.hasData { try fill(existing, from: statement, reading) }
+            if !existing.hasData { try fill(existing, key: key, from: statement, reading) }
             object = existing
         } else {
             let made = reading.type.init(objectID: ObjectID(entity: reading.entity, primaryKey: key), context: context)
-            try fill(made, from: statement, reading)
+            try fill(made, key: key, from: statement, reading)
             context.registered.insert(made, number: number, key: key)
             object = made
             isNew = true
@@ -173,9 +173,10 @@ final class FetchRowConverter {
         return (sortStart..<sortStart + sortCount).map { statement.value($0) }
     }
 
-    /// Fills an object's values, to-ones and version from the statement's current row.
+    /// Fills an object's values, to-ones and version from the statement's current row (the
+    /// version a save will check: see ``ManagedObjectContext/versionToCheck(number:key:read:)``).
     /// A value that cannot be decoded throws, and the object stays without data.
-    private func fill(_ object: ManagedObject, from statement: Statement, _ reading: EntityReading) throws {
+    private func fill(_ object: ManagedObject, key: Int64, from statement: Statement, _ reading: EntityReading) throws {
         let layout = reading.layout
         for attribute in layout.attributes {
             object.values[attribute.index] = try layout.decode(attribute, from: statement, externalData: externalData)
@@ -189,7 +190,7 @@ final class FetchRowConverter {
             let id = try store.destinationID(key, declared: declared, hasSubentities: hasSubentities)
             object.toOne[toOne.index] = ToOneSlot(object: nil, id: id, order: key.order)
         }
-        object.version = statement.int64(2)
+        object.version = context.versionToCheck(number: reading.number, key: key, read: statement.int64(2))
         object.hasData = true
     }
 }

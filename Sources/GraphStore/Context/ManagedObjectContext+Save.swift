@@ -1,52 +1,101 @@
 import OrderedCollections
 
 /// The save pipeline: hooks, validation, then every insert, update, delete and join-table
-/// change in one SQLite transaction. In memory nothing changes until the transaction has
-/// committed, so a failed save leaves the context exactly as it was.
+/// change in one SQLite transaction. Whatever the save changed in memory before the
+/// transaction committed is put back if it fails (see ``SaveRestorePoint``), so a failed save
+/// leaves the context exactly as it was.
 extension ManagedObjectContext {
-    /// Saves every change in one transaction.
+    /// Saves every change in one transaction, resolving conflicts by ``mergePolicy``.
+    ///
+    /// A changed or deleted object whose row someone else saved (or deleted) since this
+    /// context read it is a conflict: with ``MergePolicy/error`` the save throws
+    /// ``StoreError/optimisticLockingFailure(_:)`` (133020) listing every one, writes nothing,
+    /// and keeps the changes pending.
     public func save() throws {
-        guard hasChanges else { return }
+        try save(mergePolicy: mergePolicy)
+    }
+
+    /// Saves every change in one transaction, resolving conflicts by `policy` (for this save
+    /// only), and returns the conflicts it resolved by overwriting (none under
+    /// ``MergePolicy/error``, which throws them instead).
+    ///
+    /// ```swift
+    /// do {
+    ///     try context.save()
+    /// } catch StoreError.optimisticLockingFailure(let conflicts) {
+    ///     print(conflicts.map(\.description).joined(separator: "\n"))
+    ///     let overwritten = try context.save(mergePolicy: .overwrite)   // keep ours
+    /// }
+    /// ```
+    @discardableResult
+    public func save(mergePolicy policy: MergePolicy) throws -> [MergeConflict] {
+        guard hasChanges else { return [] }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
-        // Each list is walked as it is (no concatenated copy: that retained and released
-        // every inserted object once more per save).
-        for object in inserted.values { object.willSave() }
-        for object in updated.values { object.willSave() }
-        for object in deleted.values { object.willSave() }
-        try validatePendingChanges()
-        let records = store.records
-        let updatedBefore = updated.count
+        let restorePoint = SaveRestorePoint(self)
         do {
-            try markReorderedMembers()
-            try store.transaction {
-                try allocateKeys()
-                // Deletes, then updates, then inserts: a unique value given up by a deleted
-                // or changed row is free again before a new row takes it (stores made with
-                // uniqueness constraints carry a UNIQUE index).
-                for object in deleted.values {
-                    try deleteJoinRows(object)
-                    try store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version)
-                }
-                for object in updated.values {
-                    try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: object.version, bindsEveryColumn: true) {
-                        try bindRow(object, $0, $1)
-                    }
-                }
-                for object in inserted.values {
-                    try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, bindsEveryColumn: true) { try bindRow(object, $0, $1) }
-                }
-                for object in inserted.values { try writeJoinRows(object) }
-                for object in updated.values { try writeJoinRows(object) }
+            try watchingChanges(restorePoint) {
+                // Each list is walked as it is (no concatenated copy: that retained and
+                // released every inserted object once more per save).
+                for object in inserted.values { object.willSave() }
+                for object in updated.values { object.willSave() }
+                for object in deleted.values { object.willSave() }
+                try validatePendingChanges()
+                try markReorderedMembers(restorePoint)
             }
+            let written = try writeChanges(policy)
+            commit(rebased: written.rebased)
+            return written.overwritten
         } catch {
-            store.records = records
-            for object in inserted.values { object.pendingKey = nil }
-            // Members marked only to rewrite their order position go back to unchanged.
-            for object in updated.values.dropFirst(updatedBefore) { object.snapshot = nil }
-            updated.removeLast(updated.count - updatedBefore)
+            restorePoint.restore(self)
             throw error
         }
-        commit()
+    }
+
+    /// Runs `body` with every change to an object (recorded or primitive) kept by
+    /// `restorePoint` first.
+    private func watchingChanges(_ restorePoint: SaveRestorePoint, _ body: () throws -> Void) rethrows {
+        saveRestorePoint = restorePoint
+        // Appended last and removed last: an undo manager finds its own observer by position.
+        changeObservers.append { object, kind in restorePoint.keep(object, kind) }
+        defer {
+            changeObservers.removeLast()
+            saveRestorePoint = nil
+        }
+        try body()
+    }
+
+    /// Writes every change in one transaction. Deletes, then updates, then inserts: a unique
+    /// value given up by a deleted or changed row is free again before a new row takes it
+    /// (stores made with uniqueness constraints carry a UNIQUE index). Returns the conflicts
+    /// overwritten under `policy`, and the stored versions they were written over.
+    private func writeChanges(_ policy: MergePolicy) throws -> (overwritten: [MergeConflict], rebased: [ObjectIdentifier: Int64]) {
+        var conflicts = ConflictResolution(policy: policy)
+        try store.transaction {
+            try allocateKeys()
+            for object in deleted.values {
+                try deleteJoinRows(object)
+                if try !store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, checking: object.version) {
+                    try conflicts.settle(object, isDeletion: true, in: self)
+                }
+            }
+            for object in updated.values where try !writeRow(of: object, version: object.version) {
+                try conflicts.settle(object, isDeletion: false, in: self)
+            }
+            if !conflicts.unresolved.isEmpty { throw StoreError.optimisticLockingFailure(conflicts.unresolved) }
+            for object in inserted.values {
+                try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, bindsEveryColumn: true) { try bindRow(object, $0, $1) }
+            }
+            for object in inserted.values { try writeJoinRows(object) }
+            for object in updated.values { try writeJoinRows(object) }
+        }
+        return (conflicts.overwritten, conflicts.rebased)
+    }
+
+    /// Updates an object's row if its version is still `version`.
+    func writeRow(of object: ManagedObject, version: Int64) throws -> Bool {
+        try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: version, bindsEveryColumn: true) {
+            try bindRow(object, $0, $1)
+        }
     }
 
     /// Checks run before writing; validation rules plug in here.
@@ -56,17 +105,18 @@ extension ManagedObjectContext {
 
     /// Members of an ordered to-many whose inverse is a to-one carry their position in a
     /// `Z_FOK_` column of their own row, so a reordered relationship updates its members.
-    private func markReorderedMembers() throws {
-        for object in inserted.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
-        for object in updated.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object) }
+    private func markReorderedMembers(_ restorePoint: SaveRestorePoint) throws {
+        for object in inserted.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object, restorePoint) }
+        for object in updated.values where !object.dirtyRelationships.isEmpty { try markReorderedMembers(of: object, restorePoint) }
     }
 
-    private func markReorderedMembers(of object: ManagedObject) throws {
+    private func markReorderedMembers(of object: ManagedObject, _ restorePoint: SaveRestorePoint) throws {
         for index in object.dirtyRelationships.indices {
             guard case .inverseForeignKey(_, _, _, .some) = object.mapping.relationships[index].storage else { continue }
             for ref in object.members(index) where ref.object.lifecycle == .registered {
                 let member = ref.object
                 try member.fireFault()
+                restorePoint.keep(member)
                 member.takeSnapshotIfNeeded()
                 updated[ObjectIdentifier(member)] = member
             }
@@ -189,8 +239,9 @@ extension ManagedObjectContext {
         }
     }
 
-    /// After the transaction committed: permanent IDs, new versions, clean state.
-    private func commit() {
+    /// After the transaction committed: permanent IDs, new versions (over the stored ones
+    /// for rows overwritten under ``MergePolicy/overwrite``), clean state.
+    private func commit(rebased: [ObjectIdentifier: Int64]) {
         var renamed: [ObjectID: ObjectID] = [:]
         renamed.reserveCapacity(observesRenames ? inserted.count : 0)
         registered.reserveCapacity(registered.count + inserted.count)
@@ -206,6 +257,7 @@ extension ManagedObjectContext {
             registered.insert(object, number: object.mapping.number, key: key)
         }
         for object in updated.values {
+            if !rebased.isEmpty, let stored = rebased[ObjectIdentifier(object)] { object.version = stored }
             object.version += 1
             object.snapshot = nil
             object.dirtyRelationships = []

@@ -12,6 +12,23 @@ import OrderedCollections
 /// try context.save()
 /// book.objectID.uriRepresentation    // "x-coredata://…/Book/p1"
 /// ```
+///
+/// ## Versions and conflicts
+///
+/// Every path that reads an object's row into the context (a fetch, ``enumerate(_:_:)``, a
+/// fault, ``existingObject(entity:primaryKey:)``, a relationship, a batch of
+/// ``FetchedObjects``) records the row's version (`Z_OPT`), and a save of a changed or deleted
+/// object checks that the row still has it. When someone else saved the row meanwhile, the
+/// save throws ``StoreError/optimisticLockingFailure(_:)`` (Core Data's 133020) naming every
+/// conflicting object with the values on both sides; nothing is written and the changes stay
+/// pending. Then ``reload(_:)`` takes the stored values, or a save with
+/// ``MergePolicy/overwrite`` (see ``mergePolicy``) keeps this context's.
+///
+/// The version checked is the one this context *first* read of the object: when it let go
+/// of the object (``enumerate(_:_:)`` does, one row after another) and reads it again, the
+/// object shows the newer values, but a save still expects the version first read, since that
+/// is what the user saw. Only ``reload(_:)`` (or ``reset()``) accepts the newer version.
+/// A context on a read-only store never saves, so it keeps no record of objects it let go of.
 public final class ManagedObjectContext {
     /// The store the context reads from and saves to.
     public let store: PersistentStore
@@ -33,6 +50,21 @@ public final class ManagedObjectContext {
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
     var installedUndoManager: ContextUndoManager?
+    /// The versions read of objects the context let go of (see ``SeenVersions``). Checked
+    /// for every object a fetch makes; no access overlaps another.
+    @exclusivity(unchecked) var seenVersions = SeenVersions()
+    /// What a save in progress changed before its commit, to put back if it fails.
+    var saveRestorePoint: SaveRestorePoint?
+
+    /// What ``save()`` does when an object it writes was changed or deleted in the store
+    /// since this context read it: ``MergePolicy/error`` (the default) fails with every
+    /// conflict; ``MergePolicy/overwrite`` writes this context's version over the stored one.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .overwrite
+    /// try context.save()      // wins over changes saved meanwhile by another process
+    /// ```
+    public var mergePolicy: MergePolicy = .error
 
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
@@ -237,10 +269,9 @@ public final class ManagedObjectContext {
         return object
     }
 
-    /// Fills an object from its row.
+    /// Fills an object from its row. The version is set last, once nothing can fail.
     func apply(_ row: StoredRow, to object: ManagedObject) throws {
         for (i, value) in row.attributes.enumerated() { object.values[i] = value }
-        object.version = row.version
         for (i, key) in row.toOne.enumerated() {
             guard let key else {
                 object.toOne[i] = ToOneSlot()
@@ -248,11 +279,21 @@ public final class ManagedObjectContext {
             }
             object.toOne[i] = ToOneSlot(object: nil, id: try destinationID(of: object.mapping, relationship: i, key: key), order: key.order)
         }
+        object.version = versionToCheck(number: object.mapping.number, key: row.primaryKey, read: row.version)
         object.hasData = true
     }
 
+    /// The version a save of a stored object checks, given the version its row was just
+    /// read at: the one this context first read, if it let go of the object since (see
+    /// ``SeenVersions``), else `read`.
+    @inline(__always)
+    func versionToCheck(number: Int, key: Int64, read: Int64) -> Int64 {
+        if seenVersions.isEmpty { return read }
+        return seenVersions.version(number: number, key: key) ?? read
+    }
+
     // The relationship is read in place, not copied out of the mapping.
-    private func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
+    func destinationID(of mapping: EntityMapping, relationship index: Int, key: StoredRow.ForeignKey) throws -> ObjectID {
         guard let declared = store.declaredDestination(of: mapping, relationship: index) else {
             throw StoreError.unknownEntity(mapping.relationships[index].relationship.destination)
         }
@@ -341,8 +382,10 @@ public final class ManagedObjectContext {
 
     /// Forgets every object (unsaved changes included) so that memory is released.
     /// Relationships between the forgotten objects are cleared, which breaks the
-    /// reference cycles a graph of objects forms.
+    /// reference cycles a graph of objects forms. The versions read are forgotten too: an
+    /// object read after a reset is a new read, and a save checks the version read then.
     public func reset() {
+        seenVersions.removeAll()
         installedUndoManager?.removeAllActions()
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
             object.managedObjectContext = nil

@@ -20,6 +20,12 @@ struct ToManySet: Equatable {
         return hashed
     }
 
+    /// The members, tail included, without changing the set (for reading a kept copy).
+    var settledMembers: OrderedSet<ObjectRef> {
+        var copy = self
+        return copy.settled()
+    }
+
     /// Adds a member known not to be present, without hashing it now.
     mutating func appendKnownAbsent(_ ref: ObjectRef) { tail.append(ref) }
 

@@ -60,7 +60,8 @@ extension PersistentStore {
         try statement.step()
     }
 
-    /// Updates a row and bumps its version, failing if the row's version is no longer
+    /// Updates a row and bumps its version, failing with
+    /// ``StoreError/optimisticLockingFailure(_:)`` if the row's version is no longer
     /// `version` (someone else changed or deleted it).
     public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, values: [SQLiteValue]) throws {
         try updateRow(mapping, primaryKey: primaryKey, version: version) { statement, first in
@@ -70,11 +71,15 @@ extension PersistentStore {
 
     /// Updates a row from a binding closure (as ``insertRow(_:primaryKey:bind:)``).
     public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bind: (Statement, Int32) throws -> Void) throws {
-        try updateRow(mapping, primaryKey: primaryKey, version: version, bindsEveryColumn: false, bind: bind)
+        guard try updateRow(mapping, primaryKey: primaryKey, version: version, bindsEveryColumn: false, bind: bind) else {
+            throw try versionConflict(mapping, primaryKey: primaryKey, expectedVersion: version)
+        }
     }
 
-    /// As the public `updateRow` (see the internal `insertRow` for `bindsEveryColumn`).
-    func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws {
+    /// As the public `updateRow` (see the internal `insertRow` for `bindsEveryColumn`), but
+    /// answers false, having changed nothing, when the row's version is not `version`: the
+    /// context describes (or overwrites) the conflict itself.
+    func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws -> Bool {
         let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
         defer { bindsEveryColumn ? statement.rewind() : statement.reset() }
         statement.bind(version + 1, at: 1)
@@ -83,9 +88,7 @@ extension PersistentStore {
         statement.bind(primaryKey, at: next)
         statement.bind(version, at: next + 1)
         try statement.step()
-        guard connection.changes == 1 else {
-            throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
-        }
+        return connection.changes == 1
     }
 
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
@@ -98,13 +101,33 @@ extension PersistentStore {
         return statement
     }
 
-    /// Deletes a row, failing if its version is no longer `version`.
+    /// Deletes a row, failing with ``StoreError/optimisticLockingFailure(_:)`` if its
+    /// version is no longer `version`.
     public func deleteRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64) throws {
+        guard try deleteRow(mapping, primaryKey: primaryKey, checking: version) else {
+            throw try versionConflict(mapping, primaryKey: primaryKey, expectedVersion: version)
+        }
+    }
+
+    /// Deletes a row if its version is `version`; false, having deleted nothing, otherwise.
+    func deleteRow(_ mapping: EntityMapping, primaryKey: Int64, checking version: Int64) throws -> Bool {
         try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE Z_PK = ? AND Z_OPT = ?")
             .execute([.integer(primaryKey), .integer(version)])
-        guard connection.changes == 1 else {
-            throw StoreError.optimisticLockingFailure(entity: mapping.name, primaryKey: primaryKey, expectedVersion: version)
-        }
+        return connection.changes == 1
+    }
+
+    /// The stored version (`Z_OPT`) of a row, or nil when there is no such row.
+    public func storedVersion(of mapping: EntityMapping, primaryKey: Int64) throws -> Int64? {
+        try connection.scalar("SELECT Z_OPT FROM \(mapping.table) WHERE Z_PK = ?", [.integer(primaryKey)])?.integer
+    }
+
+    /// The error for a row whose version was not the expected one: the row's object and
+    /// both versions (a context's save says more: the values on each side).
+    private func versionConflict(_ mapping: EntityMapping, primaryKey: Int64, expectedVersion: Int64) throws -> StoreError {
+        let conflict = MergeConflict(
+            objectID: objectID(mapping, primaryKey: primaryKey), expectedVersion: expectedVersion,
+            storedVersion: try storedVersion(of: mapping, primaryKey: primaryKey), differences: [])
+        return .optimisticLockingFailure([conflict])
     }
 
     /// Replaces the join rows of one source object with `members` (in order).

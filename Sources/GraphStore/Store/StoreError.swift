@@ -55,8 +55,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case objectNotFound(String)
     /// An abstract entity cannot have instances.
     case abstractEntity(String)
-    /// A row changed in the store since it was read (Core Data's 133020).
-    case optimisticLockingFailure(entity: String, primaryKey: Int64, expectedVersion: Int64)
+    /// Rows changed or deleted in the store since they were read (Core Data's 133020): one
+    /// ``MergeConflict`` per object, each with both versions and the values that differ.
+    case optimisticLockingFailure([MergeConflict])
     /// An object from another context or store was used.
     case foreignObject(String)
     /// SQLite failed underneath.
@@ -135,8 +136,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "no object \(id) in the store"
         case .abstractEntity(let name):
             "entity \(name) is abstract and cannot have instances"
-        case .optimisticLockingFailure(let entity, let pk, let version):
-            "\(entity) p\(pk) was changed by someone else since it was read (expected version \(version))"
+        case .optimisticLockingFailure(let conflicts) where conflicts.count == 1:
+            conflicts[0].description
+        case .optimisticLockingFailure(let conflicts):
+            "\(conflicts.count) objects were changed or deleted by someone else since they were read:\n"
+                + conflicts.map { $0.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n") }.joined(separator: "\n")
         case .foreignObject(let id):
             "object \(id) belongs to another context"
         case .sqlite(let error):

@@ -255,3 +255,33 @@ public final class ContextUndoManager {
         for object in detached.values { object.dropRelationshipsAfterUndo() }
     }
 }
+
+extension ContextUndoManager {
+    /// The stacks and the open group as they were at one moment: a save keeps them, so that
+    /// a failed save takes back what its `willSave` hooks registered (see `SaveRestorePoint`).
+    struct SavedState {
+        fileprivate let undoStack: [UndoGroup]
+        fileprivate let redoStack: [UndoGroup]
+        fileprivate let openRecords: [UndoRecord]
+        fileprivate let frames: [Frame]
+        fileprivate let openActionName: String
+        fileprivate let lastGroupNumber: Int
+    }
+
+    /// The state now (the arrays are shared, not copied, until something changes them).
+    func savedState() -> SavedState {
+        SavedState(
+            undoStack: undoStack, redoStack: redoStack, openRecords: openRecords, frames: frames,
+            openActionName: openActionName, lastGroupNumber: lastGroupNumber)
+    }
+
+    /// Puts back a state kept by ``savedState()``.
+    func restore(_ state: SavedState) {
+        undoStack = state.undoStack
+        redoStack = state.redoStack
+        openRecords = state.openRecords
+        frames = state.frames
+        openActionName = state.openActionName
+        lastGroupNumber = state.lastGroupNumber
+    }
+}

@@ -18,6 +18,7 @@ enum BuiltinCommands {
         LinkCommand.unlink,
         SaveCommand.save,
         SaveCommand.rollback,
+        ReloadCommand.command,
         ValidateCommand.command,
         HelpCommand.command,
         QuitCommand.command,

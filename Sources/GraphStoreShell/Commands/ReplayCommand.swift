@@ -139,7 +139,7 @@ enum ReplayCommand {
 
     /// Lines a dry run must not run: they would write the store or move between groups.
     private static func notPreviewed(_ line: String) -> Bool {
-        ["save", "rollback", "undo", "redo"].contains(String(line.prefix { !$0.isWhitespace }))
+        ["save", "rollback", "reload", "undo", "redo"].contains(String(line.prefix { !$0.isWhitespace }))
     }
 
     private static func stopped(_ path: String, _ number: Int, _ error: any Error, _ groups: Int, verb: String = "applied") -> ShellError {

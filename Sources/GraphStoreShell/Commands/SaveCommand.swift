@@ -1,27 +1,42 @@
 import GraphStore
 
-/// `save` and `rollback`: end the pending changes one way or the other.
+/// `save [--force]` and `rollback`: end the pending changes one way or the other.
 enum SaveCommand {
     static let save = ShellCommand(
-        "save", usage: "save",
+        "save", usage: "save [--force]",
         summary: "validate and save every pending change in one transaction; on failure print object, entity, key, value, rule, code",
-        example: "save", writes: true
+        example: "save",
+        details: """
+            A changed or deleted object that someone else saved (or deleted) since this session read it \
+            is a conflict (133020): the save writes nothing, keeps the changes pending and prints each \
+            conflicting object with both versions and, per attribute and to-one, your value and the \
+            stored one. Then reload the objects to take the stored values, or save --force to write \
+            yours over them (Core Data's overwrite merge policy: the whole object, changed keys or \
+            not; a row someone else deleted cannot be overwritten, only reloaded).
+            """,
+        writes: true
     ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: save") }
+        guard words.isEmpty || words == ["--force"] else { throw ShellError("usage: save [--force]") }
         let context = try shell.requireContext()
         guard context.hasChanges else {
             shell.output("nothing to save\n")
             return
         }
         let counts = summary(context)
+        let overwritten: [MergeConflict]
         do {
-            try context.save()
+            overwritten = try context.save(mergePolicy: words.isEmpty ? context.mergePolicy : .overwrite)
         } catch let failure as any ValidationErrorReporting {
             throw ValidationRows.saveFailure(shell, failure)
+        } catch StoreError.optimisticLockingFailure(let conflicts) {
+            shell.state.conflicts = SessionState.Conflicts(context: context, ids: conflicts.map(\.objectID))
+            throw ConflictReport.saveFailure(conflicts)
         } catch {
             throw ShellError("save failed: \(error); nothing was written and the changes are still pending")
         }
+        shell.state.conflicts = nil
         shell.output("saved: \(counts)\n")
+        for conflict in overwritten { shell.output("overwrote: \(conflict)\n") }
     }
 
     static let rollback = ShellCommand(

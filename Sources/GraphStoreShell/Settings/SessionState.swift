@@ -1,3 +1,5 @@
+import GraphStore
+
 /// What a shell keeps between commands that is neither a setting nor an option.
 struct SessionState {
     /// Active `.output`/`.once` redirection.
@@ -9,6 +11,14 @@ struct SessionState {
     /// The directory relative file names are resolved in; nil for the process's own.
     /// (Tests give each shell its own, since the process's is shared.)
     var directory: String?
+    /// The objects the last failed save found in conflict, for `reload` with no object.
+    var conflicts: Conflicts?
+
+    /// Conflicting objects of one context (forgotten when another store is opened).
+    struct Conflicts {
+        weak var context: ManagedObjectContext?
+        var ids: [ObjectID]
+    }
 
     /// The most `.read` scripts that may be nested.
     static let maximumScriptDepth = 16

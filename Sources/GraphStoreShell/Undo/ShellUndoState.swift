@@ -30,7 +30,7 @@ final class ShellUndoState {
     }
 
     /// Commands that change the state without making an undo group, journaled as they are.
-    static let journaledCommands: Set<String> = ["save", "rollback"]
+    static let journaledCommands: Set<String> = ["save", "rollback", "reload"]
     /// Commands that manage undo groups themselves: the per-line grouping leaves them alone.
     static let groupCommands: Set<String> = ["undo", "redo", "begin", "end", "replay", ".undo", ".journal"]
 }

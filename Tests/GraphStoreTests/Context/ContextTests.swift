@@ -188,7 +188,10 @@ import Testing
         try other.existingObject(entity: "Page", primaryKey: 1).set("number", 5)
         try other.save()
         try page.set("number", 6)
-        #expect(throws: StoreError.optimisticLockingFailure(entity: "Page", primaryKey: 1, expectedVersion: 1)) { try context.save() }
+        let conflict = MergeConflict(
+            objectID: page.objectID, expectedVersion: 1, storedVersion: 2,
+            differences: [.init(key: "number", yours: .attribute(.integer(6)), stored: .attribute(.integer(5)))])
+        #expect(throws: StoreError.optimisticLockingFailure([conflict])) { try context.save() }
         #expect(context.hasChanges)
         let raw = try Connection(path: path, mode: .readOnly)
         #expect(try raw.scalar("SELECT ZNUMBER FROM ZPAGE") == .integer(5))

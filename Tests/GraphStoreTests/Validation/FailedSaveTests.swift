@@ -92,7 +92,10 @@ import Testing
         let added = try context.insert("Library")
         let bytes = contents(path)
         let before = try state(context)
-        #expect(throws: StoreError.optimisticLockingFailure(entity: "Shelf", primaryKey: 1, expectedVersion: 1)) { try context.save() }
+        let conflict = MergeConflict(
+            objectID: shelf.objectID, expectedVersion: 1, storedVersion: 2,
+            differences: [.init(key: "name", yours: .attribute(.string("ours")), stored: .attribute(.string("theirs")))])
+        #expect(throws: StoreError.optimisticLockingFailure([conflict])) { try context.save() }
         #expect(contents(path) == bytes)
         #expect(try state(context) == before)
         #expect(added.objectID.isTemporary)
