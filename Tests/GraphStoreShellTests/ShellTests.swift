@@ -49,6 +49,15 @@ enum ShellFixtures {
         #expect(notes.contains("inferred,property names are guessed"))
     }
 
+    /// A to-one keeps the minimum its model gives (it feeds the version hash), but only a
+    /// to-many's counts are rules, so only they are shown.
+    @Test func schemaShowsCountsOfToManysOnly() {
+        let toOne = RelationshipDescription("owner", to: "Person").minCount(1)
+        #expect(SchemaCommand.details(of: toOne) == "inverse none; delete rule Nullify")
+        let toMany = RelationshipDescription("cars", to: "Car", toMany: true).count(1...5)
+        #expect(SchemaCommand.details(of: toMany) == "inverse none; delete rule Nullify; min count 1; max count 5")
+    }
+
     @Test func showPrintsOneObjectAndFollowsRelationships() throws {
         let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
         shell.shell.settings.mode = .csv

@@ -28,7 +28,8 @@ public struct ManagedObjectModel: Sendable, Hashable {
     /// Named subsets of the entities.
     public var configurations: [ModelConfiguration]
     /// Entity version hashes computed by Apple's Core Data, when known (from a store's
-    /// metadata or a compiled model). Entities not listed here get GraphStore's own hash.
+    /// metadata or a compiled model). They take precedence in ``entityVersionHashes``;
+    /// entities not listed here get the hash ``computedVersionHashes`` gives.
     public var knownVersionHashes: [String: Data]
     /// Free-form key/value pairs attached to the model itself (Xcode's model-level
     /// `<userInfo>`); entities and properties carry their own.

@@ -47,8 +47,13 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether a to-many relationship keeps its objects in order.
     public var isOrdered: Bool
     /// The fewest objects a to-many relationship may hold at save time (0: no bound).
+    ///
+    /// A to-one keeps the minimum its model gave (older Xcode wrote `minCount="1"` on
+    /// optional to-ones): optionality, not the count, governs a to-one, but the count is part
+    /// of the version hash.
     public var minCount: Int
-    /// The most objects a to-many relationship may hold at save time (0: no bound).
+    /// The most objects a to-many relationship may hold at save time (0: no bound); 1 for a
+    /// to-one.
     public var maxCount: Int
     /// What deleting the source does to the destination.
     public var deleteRule: DeleteRule

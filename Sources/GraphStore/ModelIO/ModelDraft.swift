@@ -8,9 +8,9 @@
 ///   is unrelated to the declaring entity; uniqueness constraints and fetch indexes naming
 ///   unknown properties; configurations, fetch requests and fetched properties naming
 ///   unknown entities. Each of these only loses information a store does not depend on.
-/// - **Normalised silently:** a to-one relationship has minimum 0 and maximum 1 (Core Data
-///   archives a minimum of 1 or 0 for to-ones depending on its release; optionality is what
-///   governs a to-one).
+/// - **Normalised silently:** a to-one relationship has maximum 1 and is not ordered. Its
+///   minimum is kept as read (older Xcode wrote `minCount="1"` on optional to-ones): it does
+///   not govern a to-one, optionality does, but it is part of the entity's version hash.
 /// - **Rejected** (``ModelError``): a missing parent or destination entity, duplicate entities
 ///   or properties, inheritance cycles. A store built from such a model cannot be read
 ///   faithfully, so guessing would be wrong.
@@ -68,7 +68,6 @@ struct ModelDraft {
     private mutating func normaliseToOneCounts() {
         for e in entities.indices {
             for r in entities[e].relationships.indices where !entities[e].relationships[r].isToMany {
-                entities[e].relationships[r].minCount = 0
                 entities[e].relationships[r].maxCount = 1
                 entities[e].relationships[r].isOrdered = false
             }

@@ -62,7 +62,7 @@ enum SchemaCommand {
 
     static func details(of r: RelationshipDescription) -> String {
         var parts = ["inverse \(r.inverse ?? "none")", "delete rule \(r.deleteRule.xcodeName)"]
-        if r.minCount > 0 { parts.append("min count \(r.minCount)") }
+        if r.isToMany, r.minCount > 0 { parts.append("min count \(r.minCount)") }
         if r.isToMany, r.maxCount > 0 { parts.append("max count \(r.maxCount)") }
         if let note = r.userInfo["inferred"] { parts.append("inferred: \(note)") }
         return parts.joined(separator: "; ")

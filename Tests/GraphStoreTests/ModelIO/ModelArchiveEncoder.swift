@@ -37,6 +37,7 @@ enum ModelArchiveEncoder {
                 if attribute.isOptional { fields["NSIsOptional"] = true }
                 if attribute.isTransient { fields["NSIsTransient"] = true }
                 if attribute.isIndexed { fields["NSIsIndexed"] = true }
+                if let modifier = attribute.versionHashModifier { fields["NSVersionHashModifier"] = b.string(modifier) }
                 b.fill(slot, "NSAttributeDescription", supers: ["NSPropertyDescription"], fields)
                 properties.append((attribute.name, slot))
             }
@@ -46,7 +47,7 @@ enum ModelArchiveEncoder {
                     "NSPropertyName": b.string(relationship.name), "NSEntity": ref,
                     "NSDestinationEntity": entityRefs[relationship.destination] ?? b.null,
                     "_NSDestinationEntityName": b.string(relationship.destination),
-                    "NSMinCount": relationship.isToMany ? relationship.minCount : 1,
+                    "NSMinCount": relationship.minCount,
                     "NSMaxCount": relationship.isToMany ? relationship.maxCount : 1,
                     "NSDeleteRule": relationship.deleteRule.rawValue,
                     "NSRenamingIdentifier": b.string(relationship.renamingIdentifier ?? relationship.name),
@@ -58,6 +59,7 @@ enum ModelArchiveEncoder {
                 if relationship.isOptional { fields["NSIsOptional"] = true }
                 if relationship.isTransient { fields["NSIsTransient"] = true }
                 if relationship.isOrdered { fields["NSIsOrdered"] = true }
+                if let modifier = relationship.versionHashModifier { fields["NSVersionHashModifier"] = b.string(modifier) }
                 b.fill(slot, "NSRelationshipDescription", supers: ["NSPropertyDescription"], fields)
                 properties.append((relationship.name, slot))
             }
@@ -83,6 +85,7 @@ enum ModelArchiveEncoder {
                 "NSUserInfo": b.dictionary(entity.userInfo.sorted { $0.key < $1.key }.map { ($0.key, b.string($0.value)) }),
             ]
             if entity.isAbstract { fields["NSIsAbstract"] = true }
+            if let modifier = entity.versionHashModifier { fields["NSVersionHashModifier"] = b.string(modifier) }
             b.fill(ref, "NSEntityDescription", fields)
         }
         b.fill(root, "NSManagedObjectModel", [

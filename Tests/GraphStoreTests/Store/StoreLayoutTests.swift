@@ -37,6 +37,21 @@ import Testing
         #expect(ours == theirs)
     }
 
+    @Test func bookStoreVersionHashesMatchTheCorpusStore() throws {
+        guard let corpus = try Fixtures.requireCorpus("bookStoreVersionHashesMatchTheCorpusStore") else { return }
+        let seed = try PersistentStore(path: corpus.appendingPathComponent("stores/Apress__pro-ios-persistence/Ch04/BookStore/BookStore/seed.sqlite").path).metadata
+        let path = try Fixtures.newStorePath()
+        _ = try PersistentStore.create(at: path, model: Fixtures.bookStoreModel())
+        let ours = try PersistentStore(path: path, model: Fixtures.bookStoreModel()).metadata
+        #expect(seed.versionHashes.count == 3)
+        #expect(ours.versionHashes == seed.versionHashes)
+        #expect((ours.properties["NSStoreModelVersionHashesVersion"] as? NSNumber) == (seed.properties["NSStoreModelVersionHashesVersion"] as? NSNumber))
+        // Framework 519 wrote neither digest nor checksum; ours follow from the same hashes.
+        #expect(seed.properties["NSStoreModelVersionHashesDigest"] == nil && seed.properties["NSStoreModelVersionChecksumKey"] == nil)
+        #expect(ours.properties["NSStoreModelVersionHashesDigest"] as? String == ManagedObjectModel.versionHashesDigest(seed.versionHashes))
+        #expect(ours.properties["NSStoreModelVersionChecksumKey"] as? String == ManagedObjectModel.versionChecksum(seed.versionHashes))
+    }
+
     @Test func numberingInheritanceJoinTablesAndIndexes() throws {
         let path = try Fixtures.newStorePath()
         let store = try PersistentStore.create(at: path, model: Fixtures.layoutModel())
