@@ -199,6 +199,20 @@ import Testing
         }
     }
 
+    /// A repeated argument or a rest of the line takes any number of words (a state of
+    /// the reading does not grow with them).
+    @Test func longLinesAreReadWhole() throws {
+        let harness = try ShellHarness()
+        let words = (1...10_000).map(String.init)
+        #expect(try harness.output(of: ".print " + words.joined(separator: " ")) == words.joined(separator: " ") + "\n")
+        try harness.shell.execute(".parameter set long " + words.joined(separator: " "))
+        #expect(harness.shell.parameters.all.first?.text == words.joined(separator: " "))
+        let objects = (1...1_000).map { "Book/p\($0)" }.joined(separator: " ")
+        // Every word is read: the first object the store lacks is named.
+        let failure = try #require(try Self.failure("reload " + objects))
+        #expect(failure.contains("p4") && !failure.hasPrefix("usage:"), "\(failure)")
+    }
+
     /// The usage texts the declarations changed: each said something the command did not do.
     @Test func correctedUsageLines() throws {
         let usage = Dictionary(uniqueKeysWithValues: Self.commands.map { ($0.name, $0.usage) })

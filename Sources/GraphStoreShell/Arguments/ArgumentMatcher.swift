@@ -23,13 +23,32 @@ struct ArgumentMatcher {
     struct State {
         /// What is still to come, innermost last.
         var stack: [Frame]
-        /// The words read as placeholders or literals: the placeholder's name or the
-        /// literal word, the placeholder, and the word's position.
-        var bound: [(key: String, placeholder: Placeholder?, word: Int)] = []
+        /// The words read as placeholders or literals, the last first.
+        var bound = Binding.none
         /// The placeholder that takes the rest of the line, and the word it starts at.
         var restOfLine: (placeholder: Placeholder, word: Int)?
         /// The entity named so far (for key paths after it).
         var entity: String?
+    }
+
+    /// A word read as a placeholder or a literal (the placeholder's name or the literal
+    /// word, the placeholder, the word's position), after those read before it: a list
+    /// shared between states, so that a state is copied in constant time however many
+    /// words it has read.
+    indirect enum Binding {
+        case none
+        case word(key: String, placeholder: Placeholder?, word: Int, after: Binding)
+
+        /// The words read, first first.
+        var all: [(key: String, placeholder: Placeholder?, word: Int)] {
+            var words: [(key: String, placeholder: Placeholder?, word: Int)] = []
+            var current = self
+            while case .word(let key, let placeholder, let word, let after) = current {
+                words.append((key, placeholder, word))
+                current = after
+            }
+            return words.reversed()
+        }
     }
 
     /// Elements still to come, or, after an item of a repetition with a separator, the
@@ -62,14 +81,14 @@ struct ArgumentMatcher {
                     if word == separator { next.append((after, false)) }
                 case .clauses(let placeholder):
                     after.restOfLine = (placeholder, index)
-                    after.bound.append((placeholder.name, placeholder, index))
+                    after.bound = .word(key: placeholder.name, placeholder: placeholder, word: index, after: after.bound)
                     next.append((after, true))
                 case .choice(let choice):
                     if let literal = choice.literalMatch(word) {
-                        after.bound.append((literal, nil, index))
+                        after.bound = .word(key: literal, placeholder: nil, word: index, after: after.bound)
                         next.append((after, false))
                     } else if case .placeholder(let placeholder) = choice {
-                        after.bound.append((placeholder.name, placeholder, index))
+                        after.bound = .word(key: placeholder.name, placeholder: placeholder, word: index, after: after.bound)
                         if placeholder.takesRestOfLine { after.restOfLine = (placeholder, index) }
                         if [.entity, .entityKeyPath, .object].contains(placeholder.kind) {
                             after.entity = String(word.prefix { $0 != "." && $0 != "/" })
@@ -89,9 +108,12 @@ struct ArgumentMatcher {
         guard depth < 32 else { return [] }
         var rest = state
         guard let frame = rest.stack.popLast() else { return [] }
-        func then(_ frames: Frame...) -> State {
+        // What is left of a frame is kept only when something is (a repetition of many
+        // words then keeps a stack of the same height).
+        func then(_ frames: Frame...) -> State { then(frames) }
+        func then(_ frames: [Frame]) -> State {
             var next = rest
-            next.stack += frames
+            next.stack += frames.filter { if case .elements(let elements) = $0 { !elements.isEmpty } else { true } }
             return next
         }
         switch frame {
@@ -101,13 +123,12 @@ struct ArgumentMatcher {
             guard let element = elements.first else { return heads(rest, depth: depth + 1) }
             let after = Frame.elements(elements.dropFirst())
             func inner(_ frames: Frame...) -> [(Head, State)] {
-                var next = rest
-                next.stack += [after] + frames
-                return heads(next, depth: depth + 1)
+                heads(then([after] + frames), depth: depth + 1)
             }
             switch element {
             case .word(let choices):
-                return choices.map { (.choice($0), then(after)) }
+                let next = then(after)
+                return choices.map { (.choice($0), next) }
             case .optional(let elements):
                 return inner() + inner(.elements(elements[...]))
             case .oneOf(let alternatives):

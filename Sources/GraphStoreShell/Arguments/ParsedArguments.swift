@@ -3,12 +3,12 @@
 ///
 /// ```swift
 /// let mapping = try shell.mapping(try arguments.word(entity))
-/// let limit = arguments.number(limit)                 // nil when left out
+/// let limit = arguments.number(rowLimit)              // nil when left out
 /// let force = arguments.has("--force")
 /// ```
 public struct ParsedArguments: Sendable {
-    /// The command's usage line.
-    public let usage: String
+    private let command: String
+    private let syntax: ArgumentSyntax
     /// The text after the command's name, as typed.
     private let typed: Substring
     private let words: [CommandWord]
@@ -21,10 +21,12 @@ public struct ParsedArguments: Sendable {
     /// not fit, or a value error naming the placeholder (`.rows: LIMIT must be a whole
     /// number, not x`).
     init(_ words: [CommandWord], text: Substring, command name: String, syntax: ArgumentSyntax) throws(ShellError) {
-        usage = syntax.usage(of: name)
+        command = name
+        self.syntax = syntax
         typed = text
         self.words = words
-        let usageError = ShellError("usage: \(usage)")
+        // The usage text is written only for an error: most lines fit.
+        var usageError: ShellError { ShellError("usage: \(syntax.usage(of: name))") }
         let flagWords = ArgumentMatcher.takeFlags(words.map(\.text), declared: syntax.flags)
         guard !flagWords.repeated, flagWords.awaitingValue == nil else { throw usageError }
         let matcher = ArgumentMatcher(mode: .validating)
@@ -35,7 +37,7 @@ public struct ParsedArguments: Sendable {
         guard let fit = states.first(where: matcher.canEnd) else { throw usageError }
         var bound: [String: [Int]] = [:]
         var checked: [(Placeholder, Int)] = []
-        for (key, placeholder, word) in fit.bound {
+        for (key, placeholder, word) in fit.bound.all {
             bound[key, default: []].append(word)
             if let placeholder { checked.append((placeholder, word)) }
         }
@@ -51,6 +53,9 @@ public struct ParsedArguments: Sendable {
         flags = flagWords.flags
         options = flagWords.options
     }
+
+    /// The command's usage line.
+    public var usage: String { syntax.usage(of: command) }
 
     /// The error a command throws when what it was given does not fit: `usage: …`. The
     /// declaration checks the words; commands that read their own clauses use it too.
