@@ -23,42 +23,52 @@ struct ArgumentMatcher {
     struct State {
         /// What is still to come, innermost last.
         var stack: [Frame]
-        /// The words read as placeholders or literals, the last first.
-        var bound = Binding.none
+        /// The state's last reading in ``readings``, if any.
+        var lastReading: Int?
         /// The placeholder that takes the rest of the line, and the word it starts at.
         var restOfLine: (placeholder: Placeholder, word: Int)?
         /// The entity named so far (for key paths after it).
         var entity: String?
     }
 
-    /// A word read as a placeholder or a literal (the placeholder's name or the literal
-    /// word, the placeholder, the word's position), after those read before it: a list
-    /// shared between states, so that a state is copied in constant time however many
-    /// words it has read.
-    indirect enum Binding {
-        case none
-        case word(key: String, placeholder: Placeholder?, word: Int, after: Binding)
+    /// Every word read as a placeholder or a literal, by any state: the placeholder's
+    /// name or the literal word, the placeholder, the word's position, and the reading its
+    /// state made before. A state keeps only the position of its last reading, so that it
+    /// is copied in constant time however many words it has read (and nothing is freed
+    /// one link at a time).
+    final class Readings {
+        private var entries: [(key: String, placeholder: Placeholder?, word: Int, previous: Int?)] = []
 
-        /// The words read, first first.
-        var all: [(key: String, placeholder: Placeholder?, word: Int)] {
-            var words: [(key: String, placeholder: Placeholder?, word: Int)] = []
-            var current = self
-            while case .word(let key, let placeholder, let word, let after) = current {
-                words.append((key, placeholder, word))
-                current = after
+        /// Records a reading after `previous`; returns its position.
+        func add(_ key: String, _ placeholder: Placeholder?, word: Int, after previous: Int?) -> Int {
+            entries.append((key, placeholder, word, previous))
+            return entries.count - 1
+        }
+
+        /// The readings of the state whose last reading is `last`, first first.
+        func all(endingAt last: Int?) -> [(key: String, placeholder: Placeholder?, word: Int)] {
+            var readings: [(key: String, placeholder: Placeholder?, word: Int)] = []
+            var current = last
+            while let index = current {
+                let entry = entries[index]
+                readings.append((entry.key, entry.placeholder, entry.word))
+                current = entry.previous
             }
-            return words.reversed()
+            return readings.reversed()
         }
     }
 
-    /// Elements still to come, or, after an item of a repetition with a separator, the
-    /// separator and another item (or nothing).
+    /// What is still to come: elements, one element, or, after an item of a repetition,
+    /// another item (after the separator when there is one) or nothing.
     enum Frame {
         case elements(ArraySlice<ArgumentElement>)
-        case separator(String, then: ArgumentElement)
+        case element(ArgumentElement)
+        case another(ArgumentElement, separator: String?)
     }
 
     let mode: Mode
+    /// What the states read.
+    let readings = Readings()
 
     /// The states before any word.
     func start(_ syntax: ArgumentSyntax) -> [State] {
@@ -81,17 +91,18 @@ struct ArgumentMatcher {
                     if word == separator { next.append((after, false)) }
                 case .clauses(let placeholder):
                     after.restOfLine = (placeholder, index)
-                    after.bound = .word(key: placeholder.name, placeholder: placeholder, word: index, after: after.bound)
+                    after.lastReading = readings.add(placeholder.name, placeholder, word: index, after: after.lastReading)
                     next.append((after, true))
                 case .choice(let choice):
                     if let literal = choice.literalMatch(word) {
-                        after.bound = .word(key: literal, placeholder: nil, word: index, after: after.bound)
+                        after.lastReading = readings.add(literal, nil, word: index, after: after.lastReading)
                         next.append((after, false))
                     } else if case .placeholder(let placeholder) = choice {
-                        after.bound = .word(key: placeholder.name, placeholder: placeholder, word: index, after: after.bound)
+                        after.lastReading = readings.add(placeholder.name, placeholder, word: index, after: after.lastReading)
                         if placeholder.takesRestOfLine { after.restOfLine = (placeholder, index) }
-                        if [.entity, .entityKeyPath, .object].contains(placeholder.kind) {
-                            after.entity = String(word.prefix { $0 != "." && $0 != "/" })
+                        switch placeholder.kind {
+                        case .entity, .entityKeyPath, .object: after.entity = String(word.prefix { $0 != "." && $0 != "/" })
+                        default: break
                         }
                         next.append((after, true))
                     }
@@ -100,49 +111,66 @@ struct ArgumentMatcher {
         }
         // A word that a literal can take is not a value.
         let literalFits = next.contains { !$0.asValue && $0.state.restOfLine == nil }
-        return next.filter { !(literalFits && $0.asValue) }.map(\.state)
+        return next.compactMap { literalFits && $0.asValue ? nil : $0.state }
     }
 
     /// Every word that can come next from `state`, each with the state after it.
-    func heads(_ state: State, depth: Int = 0) -> [(Head, State)] {
-        guard depth < 32 else { return [] }
+    func heads(_ state: State) -> [(Head, State)] {
+        var found: [(Head, State)] = []
+        collectHeads(state, depth: 0, into: &found)
+        return found
+    }
+
+    /// The heads of the frame on top of the stack. Frames are pushed only when something
+    /// is in them, so that reading many words keeps a stack of the same height.
+    private func collectHeads(_ state: State, depth: Int, into found: inout [(Head, State)]) {
+        guard depth < 32 else { return }
         var rest = state
-        guard let frame = rest.stack.popLast() else { return [] }
-        // What is left of a frame is kept only when something is (a repetition of many
-        // words then keeps a stack of the same height).
-        func then(_ frames: Frame...) -> State { then(frames) }
-        func then(_ frames: [Frame]) -> State {
+        guard let frame = rest.stack.popLast() else { return }
+        switch frame {
+        case .another(let repetition, let separator):
+            collectHeads(rest, depth: depth + 1, into: &found)
+            rest.stack.append(.element(repetition))
+            if let separator {
+                found.append((.separator(separator), rest))
+            } else {
+                collectHeads(rest, depth: depth + 1, into: &found)
+            }
+        case .element(let element):
+            expand(element, rest, depth: depth, into: &found)
+        case .elements(let elements):
+            guard let element = elements.first else { return collectHeads(rest, depth: depth + 1, into: &found) }
+            if elements.count > 1 { rest.stack.append(.elements(elements.dropFirst())) }
+            expand(element, rest, depth: depth, into: &found)
+        }
+    }
+
+    /// The heads of `element`, with `rest` to come after it.
+    private func expand(_ element: ArgumentElement, _ rest: State, depth: Int, into found: inout [(Head, State)]) {
+        func then(_ frames: Frame...) -> State {
             var next = rest
-            next.stack += frames.filter { if case .elements(let elements) = $0 { !elements.isEmpty } else { true } }
+            next.stack += frames
             return next
         }
-        switch frame {
-        case .separator(let separator, let again):
-            return heads(rest, depth: depth + 1) + [(.separator(separator), then(.elements([again][...])))]
-        case .elements(let elements):
-            guard let element = elements.first else { return heads(rest, depth: depth + 1) }
-            let after = Frame.elements(elements.dropFirst())
-            func inner(_ frames: Frame...) -> [(Head, State)] {
-                heads(then([after] + frames), depth: depth + 1)
-            }
-            switch element {
-            case .word(let choices):
-                let next = then(after)
-                return choices.map { (.choice($0), next) }
-            case .optional(let elements):
-                return inner() + inner(.elements(elements[...]))
-            case .oneOf(let alternatives):
-                return alternatives.flatMap { inner(.elements($0[...])) }
-            case .repeated(let elements, let separator):
-                if let separator { return inner(.separator(separator, then: element), .elements(elements[...])) }
-                return inner(.elements([.optional([element])][...]), .elements(elements[...]))
-            case .flag, .option:
-                return inner()
-            case .clauses(let placeholder, let grammar):
-                switch mode {
-                case .validating: return [(.clauses(placeholder), then(after))] + inner()
-                case .completing: return inner(.elements(grammar[...]))
-                }
+        switch element {
+        case .word(let choices):
+            for choice in choices { found.append((.choice(choice), rest)) }
+        case .optional(let elements):
+            collectHeads(rest, depth: depth + 1, into: &found)
+            collectHeads(then(.elements(elements[...])), depth: depth + 1, into: &found)
+        case .oneOf(let alternatives):
+            for alternative in alternatives { collectHeads(then(.elements(alternative[...])), depth: depth + 1, into: &found) }
+        case .repeated(let elements, let separator):
+            collectHeads(then(.another(element, separator: separator), .elements(elements[...])), depth: depth + 1, into: &found)
+        case .flag, .option:
+            collectHeads(rest, depth: depth + 1, into: &found)
+        case .clauses(let placeholder, let grammar):
+            switch mode {
+            case .validating:
+                found.append((.clauses(placeholder), rest))
+                collectHeads(rest, depth: depth + 1, into: &found)
+            case .completing:
+                collectHeads(then(.elements(grammar[...])), depth: depth + 1, into: &found)
             }
         }
     }
@@ -151,8 +179,11 @@ struct ArgumentMatcher {
     func canEnd(_ state: State) -> Bool {
         state.restOfLine != nil
             || state.stack.allSatisfy { frame in
-                guard case .elements(let elements) = frame else { return true }
-                return elements.allSatisfy(isOptional)
+                switch frame {
+                case .elements(let elements): elements.allSatisfy(isOptional)
+                case .element(let element): isOptional(element)
+                case .another: true
+                }
             }
     }
 

@@ -37,7 +37,7 @@ public struct ParsedArguments: Sendable {
         guard let fit = states.first(where: matcher.canEnd) else { throw usageError }
         var bound: [String: [Int]] = [:]
         var checked: [(Placeholder, Int)] = []
-        for (key, placeholder, word) in fit.bound.all {
+        for (key, placeholder, word) in matcher.readings.all(endingAt: fit.lastReading) {
             bound[key, default: []].append(word)
             if let placeholder { checked.append((placeholder, word)) }
         }

@@ -34,7 +34,7 @@ public struct Placeholder: Sendable, Hashable {
         case mode
         /// The name of a `.parameter`.
         case parameter
-        /// A whole number, at least `minimum` and at most `maximum` when there is one.
+        /// A whole number, `from` or more, and `to` or less when there is a `to`.
         case wholeNumber(from: Int, to: Int? = nil)
         /// The rest of the line, as typed (quotes kept).
         case text
