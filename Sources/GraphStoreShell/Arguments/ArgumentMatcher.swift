@@ -124,6 +124,8 @@ struct ArgumentMatcher {
     /// The heads of the frame on top of the stack. Frames are pushed only when something
     /// is in them, so that reading many words keeps a stack of the same height.
     private func collectHeads(_ state: State, depth: Int, into found: inout [(Head, State)]) {
+        // Declarations nest a few levels; the bound stops a repetition of something that
+        // may be empty from going round for ever.
         guard depth < 32 else { return }
         var rest = state
         guard let frame = rest.stack.popLast() else { return }

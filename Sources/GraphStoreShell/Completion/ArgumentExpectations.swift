@@ -23,7 +23,8 @@ struct ArgumentExpectations {
 
     /// What may follow `typed`, the words finished after the command's name.
     init(_ syntax: ArgumentSyntax, after typed: [String]) {
-        // `desc, title`: the separator between repetitions is a word of its own.
+        // `desc, title`: the separator between repetitions (a comma, the only one declared)
+        // is a word of its own, as the declaration reads it.
         var pieces: [(text: String, word: Int)] = []
         for (index, word) in typed.enumerated() {
             if word.count > 1, word.hasSuffix(",") {
