@@ -138,22 +138,6 @@ public final class Shell {
 
     // MARK: - Running
 
-    /// Runs one command line. Empty lines and `--` comments do nothing.
-    public func execute(_ line: String) throws {
-        let trimmed = line.trimmingWhitespace()
-        guard !trimmed.isEmpty, !trimmed.hasPrefix("--"), !trimmed.hasPrefix("#") else { return }
-        let nameEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
-        let name = String(trimmed[..<nameEnd])
-        let rest = trimmed[nameEnd...].drop(while: \.isWhitespace)
-        guard let command = command(named: name) else {
-            throw ShellError("unknown command \(name); .help lists the commands")
-        }
-        if command.writes, !writeEnabled {
-            throw ShellError("\(command.name) changes data; open the store with --write to allow it")
-        }
-        try runCommand(command, line: trimmed, words: try CommandLineSplitter.words(rest), rest: rest)
-    }
-
     /// Streams a result to the output in the current mode. It stops early on Ctrl-C, and
     /// when the output cannot be written (a full disk, a closed pipe): the rest would be
     /// lost, so the store's statement is stopped too and the command fails on the write.

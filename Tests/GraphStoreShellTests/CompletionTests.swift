@@ -6,10 +6,15 @@ import Testing
 
 /// TAB completion, driven by each command's usage text.
 @Suite struct CompletionTests {
-    /// A usage in the style of `fetch`'s, for the pattern tests.
+    /// A declaration in the style of `fetch`'s, for the expectation tests.
     static let fetch = ShellCommand(
-        "fetch", usage: "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc]] [limit N]", summary: "fetch objects", example: "fetch Book"
-    ) { _, _, _ in }
+        "fetch",
+        arguments: [
+            .value(Placeholder("ENTITY", .entity)), .optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))]),
+            .optional([.literal("sort"), .value(Placeholder("KEY", .keyPath)), .optional([.literal("asc", "desc")])]),
+            .optional([.literal("limit"), .value(Placeholder("N", .wholeNumber(from: 0)))]),
+        ], summary: "fetch objects", example: "fetch Book"
+    ) { _, _ in }
 
     func completer() throws -> (ShellHarness, Completer) {
         let harness = try ShellHarness()
@@ -120,36 +125,54 @@ import Testing
         #expect(listing == "a  c  e\nb  d\n")
     }
 
-    @Test func usagePatterns() {
-        let open = UsagePattern(".open [--model PATH] STORE")
-        #expect(open.expectations(after: []).map(\.word) == [.placeholder("STORE"), .literal("--model")])
-        #expect(open.expectations(after: ["--model"]).map(\.word) == [.placeholder("PATH")])
-        #expect(open.expectations(after: ["--model", "m"]).map(\.word) == [.placeholder("STORE")])
-        #expect(open.expectations(after: ["a.sqlite"]).isEmpty)
-        let parameter = UsagePattern(".parameter set NAME VALUE | unset NAME | list | clear")
-        #expect(parameter.expectations(after: []).map(\.word) == [.literal("set"), .literal("unset"), .literal("list"), .literal("clear")])
-        #expect(parameter.expectations(after: ["unset"]).map(\.word) == [.placeholder("NAME")])
-        let fetch = UsagePattern(Self.fetch.usage)
-        let afterWhere = fetch.expectations(after: ["Book", "where", "price", ">"])
-        #expect(afterWhere.count == 1)
-        #expect(afterWhere.first?.state.entity == "Book")
-        #expect(afterWhere.first?.state.freeText?.startWord == 2)
-        let repeated = UsagePattern(".print [TEXT...]")
-        #expect(repeated.expectations(after: ["a", "b"]).map(\.word) == [.placeholder("TEXT")])
+    func expected(_ syntax: ArgumentSyntax, after words: [String]) -> [WordChoice] {
+        ArgumentExpectations(syntax, after: words).words.map(\.word)
     }
 
-    /// Every command's usage reads as a pattern that accepts its own example.
-    @Test func everyExampleMatchesItsUsage() throws {
+    @Test func expectationsFollowTheDeclaration() {
+        let open = OpenCommand.command.arguments
+        let path = Placeholder("PATH", .file)
+        #expect(expected(open, after: []) == [.placeholder(OpenCommand.store), .literal("--model")])
+        #expect(expected(open, after: ["--model"]) == [.placeholder(path)])
+        #expect(expected(open, after: ["--model", "m"]) == [.placeholder(OpenCommand.store)])
+        #expect(expected(open, after: ["--model", "m", "a.sqlite"]).isEmpty)
+        // An option may follow the store too, once.
+        #expect(expected(open, after: ["a.sqlite"]) == [.literal("--model")])
+        let parameter = ParameterCommand.command.arguments
+        #expect(expected(parameter, after: []) == [.literal("set"), .literal("unset"), .literal("list"), .literal("clear")])
+        #expect(expected(parameter, after: ["unset"]) == [.placeholder(ParameterCommand.parameterName)])
+        let afterWhere = ArgumentExpectations(Self.fetch.arguments, after: ["Book", "where", "price", ">"]).words
+        #expect(afterWhere.count == 1)
+        #expect(afterWhere.first?.entity == "Book")
+        #expect(afterWhere.first?.restOfLineFrom == 2)
+        #expect(expected(PrintCommand.command.arguments, after: ["a", "b"]) == [.placeholder(PrintCommand.text)])
+        // `sort KEY [asc|desc] [nocase], …`: after a comma, another key.
+        let sort = ArgumentSyntax(FetchCommandLine.arguments)
+        #expect(expected(sort, after: ["Book", "sort", "title", "desc,"]) == [.placeholder(Placeholder("KEY", .keyPath))])
+        #expect(expected(sort, after: ["Book", "sort", "title", "desc", ","]) == [.placeholder(Placeholder("KEY", .keyPath))])
+    }
+
+    /// Every command's declaration accepts its own example, and completion offers each of
+    /// the example's words in turn.
+    @Test func everyExampleMatchesItsDeclaration() throws {
         let harness = try ShellHarness()
         for command in harness.shell.commands {
-            let words = try CommandLineSplitter.words(Substring(command.example)).dropFirst()
-            let pattern = UsagePattern(command.usage)
+            let text = Substring(command.example).drop { !$0.isWhitespace }.drop(while: \.isWhitespace)
+            let words = try CommandLineSplitter.split(text)
+            #expect(throws: Never.self, "\(command.name): \(command.usage) does not accept \(command.example)") {
+                try ParsedArguments(words, text: text, command: command.name, syntax: command.arguments)
+            }
             var accepted = true
             for i in 0..<words.count {
-                let expected = pattern.expectations(after: Array(words.prefix(i)))
-                if !expected.contains(where: { $0.word.accepts(words[words.startIndex + i]) }) { accepted = false }
+                let expected = ArgumentExpectations(command.arguments, after: words.prefix(i).map(\.text)).words
+                if !expected.contains(where: { $0.restOfLineFrom != nil || Self.accepts($0.word, words[i].text) }) { accepted = false }
             }
-            #expect(accepted, "\(command.name): usage \(command.usage) does not accept \(command.example)")
+            #expect(accepted, "\(command.name): completion of \(command.usage) does not follow \(command.example)")
         }
+    }
+
+    static func accepts(_ choice: WordChoice, _ word: String) -> Bool {
+        if case .placeholder = choice { return true }
+        return choice.literalMatch(word) != nil
     }
 }

@@ -147,8 +147,8 @@ struct FetchCommandTests {
             ("fetch Book where title ==", "fetch: bad predicate: col 9: expected a value after '=='\n  title ==\n          ^"),
             ("fetch Book sort title sideways", "sort: expected asc, desc or nocase after title, not sideways"),
             ("fetch Book limit x", "limit must be a whole number, not x"),
-            ("fetch", "usage: fetch ENTITY [where PREDICATE] [sort KEY [desc], …] [limit N] [offset N]"),
-            ("explain delete Book", "usage: explain fetch|count ENTITY [where PREDICATE] …"),
+            ("fetch", "usage: fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
+            ("explain delete Book", "usage: explain fetch|count ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
             ("count Nope", "no entity named Nope; entities: Book, Category"),
         ]
         for (line, message) in messages {

@@ -91,7 +91,7 @@ import Testing
         harness.shell.options.changes = true
         try harness.shell.runStatement(".print no change")
         #expect(harness.diagnostics.isEmpty)
-        harness.shell.add(ShellCommand("touch", usage: "touch", summary: "", example: "touch") { shell, _, _ in
+        harness.shell.add(ShellCommand("touch", summary: "", example: "touch") { shell, _ in
             _ = try shell.requireContext().insert("Page")
         })
         try harness.shell.runStatement("touch")
@@ -210,7 +210,7 @@ import Testing
 
     @Test func writeCommandsNeedWrite() throws {
         let harness = try ShellHarness()
-        harness.shell.add(ShellCommand("change", usage: "change", summary: "", example: "change", writes: true) { _, _, _ in })
+        harness.shell.add(ShellCommand("change", summary: "", example: "change", writes: true) { _, _ in })
         #expect(harness.run(["change"]) == 1)
         #expect(harness.diagnostics.contains("change changes data; open the store with --write to allow it"))
     }
@@ -228,7 +228,7 @@ import Testing
     @Test func interruptedCommandsSayInterrupted() throws {
         let harness = try ShellHarness()
         harness.shell.isInterrupted = { false }
-        harness.shell.add(ShellCommand("spin", usage: "spin", summary: "", example: "spin") { shell, _, _ in
+        harness.shell.add(ShellCommand("spin", summary: "", example: "spin") { shell, _ in
             shell.emit(columns: ["n"]) { sink in
                 for i in 0..<10 {
                     if i == 3 { shell.isInterrupted = { true } }
@@ -245,7 +245,7 @@ import Testing
     @Test func anInterruptedMatchSaysInterrupted() throws {
         let harness = try ShellHarness()
         harness.shell.isInterrupted = { false }
-        harness.shell.add(ShellCommand("match", usage: "match", summary: "", example: "match") { _, _, _ in
+        harness.shell.add(ShellCommand("match", summary: "", example: "match") { _, _ in
             throw RegexMatchError(pattern: "(a+)+b", reason: .interrupted)
         })
         #expect(harness.run(["match"]) == 1)

@@ -3,7 +3,7 @@ import GraphStore
 /// `.changes [on|off]`: the unsaved changes, or a summary after each command.
 enum ChangesCommand {
     static let command = ShellCommand(
-        ".changes", usage: ".changes [on|off]", summary: "list unsaved changes; on|off: report them after each command that alters them",
+        ".changes", arguments: [OnOffArgument.optional], summary: "list unsaved changes; on|off: report them after each command that alters them",
         example: ".changes",
         details: """
             With no argument, lists every object inserted, updated or deleted since the last save: \
@@ -11,8 +11,8 @@ enum ChangesCommand {
             changes is followed by a line such as "changes: 2 unsaved changes (1 inserted, 1 updated)" \
             on standard error (sqlite3's .changes counts rows instead).
             """
-    ) { shell, words, _ in
-        try run(shell, words)
+    ) { shell, arguments in
+        try run(shell, arguments)
     }
 
     /// An inserted object's keys that have values (everything about it is new).
@@ -22,9 +22,9 @@ enum ChangesCommand {
         }
     }
 
-    private static func run(_ shell: Shell, _ words: [String]) throws {
-        if !words.isEmpty {
-            shell.options.changes = try OnOffArgument.value(words, current: shell.options.changes, usage: ".changes [on|off]")
+    private static func run(_ shell: Shell, _ arguments: ParsedArguments) throws {
+        if arguments.has("on") || arguments.has("off") {
+            shell.options.changes = OnOffArgument.value(arguments, current: shell.options.changes)
             return
         }
         let context = try shell.requireContext()

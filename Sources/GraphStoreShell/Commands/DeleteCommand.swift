@@ -3,13 +3,14 @@ import GraphStore
 /// `delete ENTITY/PK`: deletes an object, applying its delete rules now (cascades are
 /// listed; a Deny rule that will fail the save is announced).
 enum DeleteCommand {
+    static let target = Placeholder("ENTITY/KEY", .object)
+
     static let command = ShellCommand(
-        "delete", usage: "delete ENTITY/KEY",
+        "delete", arguments: [.value(target)],
         summary: "delete an object: nullify and cascade rules apply now (cascaded objects are listed), Deny is checked at save",
         example: "delete Unit/p1", writes: true
-    ) { shell, words, _ in
-        guard words.count == 1 else { throw ShellError("usage: delete ENTITY/KEY") }
-        let object = try ObjectReference(words[0], wantsKey: false).resolve(in: shell)
+    ) { shell, arguments in
+        let object = try ObjectReference(try arguments.word(target), wantsKey: false).resolve(in: shell)
         let context = try shell.requireContext()
         // validateForDelete answers beforehand what the save will say about Deny rules.
         var denial: String?

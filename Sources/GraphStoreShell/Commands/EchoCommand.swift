@@ -1,9 +1,9 @@
-/// `.echo on|off`: print commands before running them.
+/// `.echo [on|off]`: print commands before running them.
 enum EchoCommand {
     static let command = ShellCommand(
-        ".echo", usage: ".echo on|off", summary: "print each command before its output",
+        ".echo", arguments: [OnOffArgument.optional], summary: "print each command before its output",
         example: ".echo on"
-    ) { shell, words, _ in
-        shell.options.echo = try OnOffArgument.value(words, current: shell.options.echo, usage: ".echo on|off")
+    ) { shell, arguments in
+        shell.options.echo = OnOffArgument.value(arguments, current: shell.options.echo)
     }
 }

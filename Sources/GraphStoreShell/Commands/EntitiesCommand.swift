@@ -3,11 +3,10 @@ import GraphStore
 /// `.entities`: one row per entity with its table, number, parent and object count.
 enum EntitiesCommand {
     static let command = ShellCommand(
-        ".entities", aliases: ["\\dt", ".tables"], usage: ".entities",
+        ".entities", aliases: ["\\dt", ".tables"],
         summary: "list entities: entity, table, z_ent, parent, count (objects of exactly that entity)",
         example: ".entities"
-    ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: .entities") }
+    ) { shell, _ in
         let store = try shell.requireStore()
         try shell.emit(columns: ["entity", "table", "z_ent", "parent", "count"]) { sink in
             for mapping in store.allMappings {

@@ -4,15 +4,12 @@ import GraphStore
 /// what is left to memory, and SQLite's query plan.
 enum ExplainCommand {
     static let command = ShellCommand(
-        "explain", usage: "explain fetch|count ENTITY [where PREDICATE] [sort …] [limit N] [offset N]",
+        "explain", arguments: [.literal("fetch", "count")] + FetchCommandLine.arguments,
         summary: "show the SQL a fetch or count runs, its bound values, and SQLite's query plan",
         example: "explain fetch Book where title BEGINSWITH 'The'"
-    ) { shell, words, text in
-        guard let verb = words.first?.lowercased(), verb == "fetch" || verb == "count" else {
-            throw ShellError("usage: explain fetch|count ENTITY [where PREDICATE] …")
-        }
-        let rest = text.drop(while: { !$0.isWhitespace }).drop(while: \.isWhitespace)
-        let request = try FetchCommandLine(rest, command: "explain \(verb)", shell: shell).request
+    ) { shell, arguments in
+        let verb = arguments.has("count") ? "count" : "fetch"
+        let request = try FetchCommandLine(arguments, command: "explain \(verb)", shell: shell).request
         let plan = try shell.requireStore().queryPlan(for: request, resultType: verb == "count" ? .count : .objects)
         shell.output(SQLText.lines(plan.sql))
         for note in plan.sql.notes { shell.output("-- note: \(note)\n") }
@@ -23,14 +20,15 @@ enum ExplainCommand {
 /// `.sql on|off`: echo the SQL each fetch and count runs.
 enum SQLEchoCommand {
     static let command = ShellCommand(
-        ".sql", usage: ".sql [on|off]", summary: "echo the SQL (and bound values) each fetch and count runs",
+        ".sql", arguments: [.optional([.literal("on", "off")])], summary: "echo the SQL (and bound values) each fetch and count runs",
         example: ".sql on"
-    ) { shell, words, _ in
-        switch words.first?.lowercased() {
-        case "on"?: shell.settings.echoSQL = true
-        case "off"?: shell.settings.echoSQL = false
-        case nil: shell.output("sql echo is \(shell.settings.echoSQL ? "on" : "off")\n")
-        default: throw ShellError("usage: .sql [on|off]")
+    ) { shell, arguments in
+        if arguments.has("on") {
+            shell.settings.echoSQL = true
+        } else if arguments.has("off") {
+            shell.settings.echoSQL = false
+        } else {
+            shell.output("sql echo is \(shell.settings.echoSQL ? "on" : "off")\n")
         }
     }
 }

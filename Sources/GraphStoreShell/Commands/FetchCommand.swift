@@ -1,14 +1,14 @@
 import GraphStore
 
-/// `fetch ENTITY [where PREDICATE] [sort KEY [desc], …] [limit N] [offset N]`: the matching
+/// `fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`: the matching
 /// objects, one row each (object ID, attributes, to-one destinations), streamed.
 enum FetchCommand {
     static let command = ShellCommand(
-        "fetch", usage: "fetch ENTITY [where PREDICATE] [sort KEY [desc|nocase], …] [limit N] [offset N]",
+        "fetch", arguments: FetchCommandLine.arguments,
         summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included",
         example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10"
-    ) { shell, _, text in
-        let request = try FetchCommandLine(text, command: "fetch", shell: shell).request
+    ) { shell, arguments in
+        let request = try FetchCommandLine(arguments, command: "fetch", shell: shell).request
         let context = try shell.requireContext()
         let mapping = try shell.mapping(request.entityName)
         try shell.prepareSQL(for: request, resultType: .objects)
@@ -25,14 +25,14 @@ enum FetchCommand {
     }
 }
 
-/// `count ENTITY [where PREDICATE]`: how many objects match, without making them.
+/// `count ENTITY [where PREDICATE] …`: how many objects match, without making them.
 enum CountCommand {
     static let command = ShellCommand(
-        "count", usage: "count ENTITY [where PREDICATE] [limit N] [offset N]",
+        "count", arguments: FetchCommandLine.arguments,
         summary: "the number of objects matching a predicate (SELECT COUNT(*)); unsaved changes included",
         example: "count Book where category.name == 'Fiction'"
-    ) { shell, _, text in
-        let request = try FetchCommandLine(text, command: "count", shell: shell).request
+    ) { shell, arguments in
+        let request = try FetchCommandLine(arguments, command: "count", shell: shell).request
         let context = try shell.requireContext()
         try shell.prepareSQL(for: request, resultType: .count)
         let count = try context.count(for: request)

@@ -8,20 +8,46 @@ import GraphStore
 struct FetchCommandLine {
     var request: FetchRequest
 
+    static let entity = Placeholder("ENTITY", .entity)
+    /// The clauses after the entity, as typed (never shown: the grammar is).
+    static let clauseText = Placeholder("CLAUSES", .text)
+    static let limit = Placeholder("N", .wholeNumber(from: 0))
+
+    /// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`:
+    /// the clauses are read here, not by the declaration, since a predicate may hold
+    /// clause words in its strings.
+    static let arguments: [ArgumentElement] = [
+        .value(entity),
+        .clauses(
+            clauseText,
+            grammar: [
+                .optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))]),
+                .optional([
+                    .literal("sort"),
+                    .repeated(
+                        [.value(Placeholder("KEY", .keyPath)), .optional([.literal("asc", "desc")]), .optional([.literal("nocase")])],
+                        separator: ","),
+                ]),
+                .optional([.literal("limit"), .value(limit)]),
+                .optional([.literal("offset"), .value(limit)]),
+            ]),
+    ]
+
     /// The clause words, in the order they may appear.
     private static let clauses = ["where", "sort", "limit", "offset"]
 
-    init(_ text: Substring, command: String, shell: Shell) throws {
-        let usage = "usage: \(command) ENTITY [where PREDICATE] [sort KEY [desc], …] [limit N] [offset N]"
-        var parts = FetchCommandLine.split(text)
-        guard let entityWord = parts.removeValue(forKey: "")?.trimmingCharacters(in: .whitespaces), !entityWord.isEmpty,
-            !entityWord.contains(" ")
-        else { throw ShellError(usage) }
+    init(_ arguments: ParsedArguments, command: String, shell: Shell) throws {
+        let entityWord = try arguments.word(Self.entity)
+        var parts = FetchCommandLine.split(arguments.text(from: Self.clauseText) ?? "")
+        // Words before the first clause, or a clause word where the entity goes, do not fit.
+        guard parts.removeValue(forKey: "")?.isEmpty != false, !Self.clauses.contains(entityWord.lowercased()) else {
+            throw arguments.usageError
+        }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
             request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
         }
-        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usage: usage) }
+        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usageError: arguments.usageError) }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(limit, "limit") }
         if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(offset, "offset") }
     }
@@ -73,10 +99,10 @@ struct FetchCommandLine {
     }
 
     /// `name desc, category.name nocase`.
-    private static func sortKeys(_ text: String, usage: String) throws -> [SortKey] {
+    private static func sortKeys(_ text: String, usageError: ShellError) throws -> [SortKey] {
         try text.split(separator: ",").map { item in
             let words = item.split(separator: " ").map(String.init)
-            guard var key = words.first.map({ SortKey($0) }) else { throw ShellError(usage) }
+            guard var key = words.first.map({ SortKey($0) }) else { throw usageError }
             for word in words.dropFirst() {
                 switch word.lowercased() {
                 case "asc": key.ascending = true

@@ -1,11 +1,12 @@
 /// `.help [CMD]`: the command list, or one command's usage, details and example.
 enum HelpCommand {
+    static let commandName = Placeholder("COMMAND", .command)
+
     static let command = ShellCommand(
-        ".help", aliases: ["\\?", "help"], usage: ".help [COMMAND]", summary: "list commands, or show one command's usage and example",
+        ".help", aliases: ["\\?", "help"], arguments: [.optional([.value(commandName)])], summary: "list commands, or show one command's usage and example",
         example: ".help .rows"
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .help [COMMAND]") }
-        if let name = words.first {
+    ) { shell, arguments in
+        if let name = arguments[commandName] {
             guard let command = shell.command(named: name) ?? shell.command(named: "." + name) else {
                 throw ShellError("no command \(name); .help lists the commands")
             }

@@ -2,14 +2,16 @@ import GraphStore
 
 /// `insert ENTITY key=value …`: a new object with typed values (saved by `save`).
 enum InsertCommand {
+    static let entity = Placeholder("ENTITY", .entity)
+    static let assignment = Placeholder("key=value", .assignment)
+
     static let command = ShellCommand(
-        "insert", usage: "insert ENTITY [key=value …]",
+        "insert", arguments: [.value(entity), .optional([.repeated([.value(assignment)])])],
         summary: "insert an object; values typed by attribute (nil clears; quote text with spaces); prints its temporary ID",
         example: "insert Book title=\"Dune\" price=18.5 published=2020-01-01T00:00:00Z", writes: true
-    ) { shell, words, rest in
-        guard let name = words.first else { throw ShellError("usage: insert ENTITY [key=value …]") }
-        let mapping = try shell.mapping(name)
-        let assignments = try Assignment.parse(rest.drop(while: \.isWhitespace).dropFirst(name.count))
+    ) { shell, arguments in
+        let mapping = try shell.mapping(try arguments.word(entity))
+        let assignments = try Assignment.parse(arguments.text(from: assignment) ?? "")
         let context = try shell.requireContext()
         let object: ManagedObject
         do {

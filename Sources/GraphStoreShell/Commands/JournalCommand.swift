@@ -3,20 +3,21 @@ import GraphStore
 
 /// `.journal [FILE|off]`: records every undo group, as it is made, as REPL commands.
 enum JournalCommand {
+    static let file = Placeholder("FILE", .file)
+
     static let command = ShellCommand(
-        ".journal", usage: ".journal [FILE|off]",
+        ".journal", arguments: [.optional([.word([.placeholder(file), .literal("off")])])],
         summary: "record every undo group as it is made (plus saves, rollbacks, undos, redos) in FILE, a script replay applies",
         example: ".journal restock.journal",
         details: "FILE is replaced. The open store and its -wal, -shm and -journal files are refused."
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .journal [FILE|off]") }
-        guard let word = words.first else {
-            shell.output("journal: \(shell.undoState.journal?.path ?? "off")\n")
-            return
-        }
-        if word == "off" {
+    ) { shell, arguments in
+        if arguments.has("off") {
             shell.undoState.journal = nil
             shell.output("journal: off\n")
+            return
+        }
+        guard let word = arguments[file] else {
+            shell.output("journal: \(shell.undoState.journal?.path ?? "off")\n")
             return
         }
         _ = try shell.requireUndoManager(".journal")

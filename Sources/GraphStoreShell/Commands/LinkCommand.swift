@@ -3,12 +3,15 @@ import GraphStore
 /// `link ENTITY/PK.rel ENTITY/PK` and `unlink …`: relationship changes, with inverses
 /// kept in step by the library.
 enum LinkCommand {
+    static let sourceKey = Placeholder("ENTITY/KEY.relationship", .object)
+    static let destinationObject = Placeholder("ENTITY/KEY", .object)
+
     static let link = ShellCommand(
-        "link", usage: "link ENTITY/KEY.relationship ENTITY/KEY",
+        "link", arguments: [.value(sourceKey), .value(destinationObject)],
         summary: "set a to-one or add to a to-many relationship (the inverse follows)",
         example: "link Item/p1.unit Unit/p2", writes: true
-    ) { shell, words, _ in
-        let (source, key, destination) = try operands(shell, words, usage: "link ENTITY/KEY.relationship ENTITY/KEY")
+    ) { shell, arguments in
+        let (source, key, destination) = try operands(shell, arguments)
         do {
             if source.mapping.relationship(named: key)?.relationship.isToMany == true {
                 try source.add(destination, toKey: key)
@@ -22,11 +25,11 @@ enum LinkCommand {
     }
 
     static let unlink = ShellCommand(
-        "unlink", usage: "unlink ENTITY/KEY.relationship ENTITY/KEY",
+        "unlink", arguments: [.value(sourceKey), .value(destinationObject)],
         summary: "clear a to-one or remove from a to-many relationship (the inverse follows)",
         example: "unlink Item/p1.unit Unit/p2", writes: true
-    ) { shell, words, _ in
-        let (source, key, destination) = try operands(shell, words, usage: "unlink ENTITY/KEY.relationship ENTITY/KEY")
+    ) { shell, arguments in
+        let (source, key, destination) = try operands(shell, arguments)
         do {
             if source.mapping.relationship(named: key)?.relationship.isToMany == true {
                 guard try source.objects(forKey: key).contains(where: { $0 === destination }) else {
@@ -47,16 +50,15 @@ enum LinkCommand {
         shell.output("unlinked \(source.objectID).\(key) ↛ \(destination.objectID)\n")
     }
 
-    private static func operands(_ shell: Shell, _ words: [String], usage: String) throws -> (ManagedObject, String, ManagedObject) {
-        guard words.count == 2 else { throw ShellError("usage: \(usage)") }
-        let reference = try ObjectReference(words[0], wantsKey: true)
+    private static func operands(_ shell: Shell, _ arguments: ParsedArguments) throws -> (ManagedObject, String, ManagedObject) {
+        let reference = try ObjectReference(try arguments.word(sourceKey), wantsKey: true)
         let source = try reference.resolve(in: shell)
         let key = reference.key ?? ""
         guard source.mapping.relationship(named: key) != nil else {
             let known = source.mapping.relationships.map(\.relationship.name).joined(separator: ", ")
             throw ShellError("\(source.entity.name) has no relationship \(key); its relationships: \(known.isEmpty ? "none" : known)")
         }
-        let destination = try ObjectReference(words[1], wantsKey: false).resolve(in: shell)
+        let destination = try ObjectReference(try arguments.word(destinationObject), wantsKey: false).resolve(in: shell)
         return (source, key, destination)
     }
 }

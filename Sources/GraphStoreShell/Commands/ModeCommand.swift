@@ -3,8 +3,10 @@
 /// The details list the modes as plain text rather than built from `OutputMode.summary`:
 /// building it costs start-up time on every run; a test keeps the two in step.
 enum ModeCommand {
+    static let modeName = Placeholder("MODE", .mode)
+
     static let command = ShellCommand(
-        ".mode", usage: ".mode [MODE]", summary: "set the output mode: table box csv tsv json jsonl line markdown",
+        ".mode", arguments: [.optional([.value(modeName)])], summary: "set the output mode: table box csv tsv json jsonl line markdown",
         example: ".mode json",
         details: """
             With no MODE, prints the current mode. The modes:
@@ -18,9 +20,8 @@ enum ModeCommand {
             markdown: a Markdown table
             sqlite3's names column, tabs and list are accepted for table, tsv and line.
             """
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .mode [MODE]") }
-        guard let name = words.first else {
+    ) { shell, arguments in
+        guard let name = arguments[modeName] else {
             shell.output("\(shell.settings.mode.rawValue)\n")
             return
         }

@@ -4,10 +4,9 @@ import GraphStore
 /// anything inferred or odd about the store.
 enum ModelCommand {
     static let command = ShellCommand(
-        ".model", usage: ".model", summary: "show where the model came from, its versions, entity count, and what was inferred",
+        ".model", summary: "show where the model came from, its versions, entity count, and what was inferred",
         example: ".model"
-    ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: .model") }
+    ) { shell, _ in
         let store = try shell.requireStore()
         shell.emit(columns: ["item", "value"]) { sink in
             func row(_ item: String, _ value: String) { sink.row([.text(item), .text(value)]) }

@@ -1,7 +1,9 @@
 /// `.open [--model PATH] STORE`: opens another store.
 enum OpenCommand {
+    static let store = Placeholder("STORE", .file)
+
     static let command = ShellCommand(
-        ".open", usage: ".open [--model PATH] STORE", summary: "open a store (read-only unless started with --write)",
+        ".open", arguments: [.option("--model", Placeholder("PATH", .file)), .value(store)], summary: "open a store (read-only unless started with --write)",
         example: ".open examples/BookStore/BookStore.sqlite",
         details: """
             --model PATH opens the store with a model file (.xcdatamodeld, .xcdatamodel or compiled .mom) \
@@ -10,15 +12,8 @@ enum OpenCommand {
             directory is refused). A store that .output or .journal writes to (or to one of its -wal, -shm \
             and -journal files) is refused.
             """
-    ) { shell, words, _ in
-        var words = words
-        var modelPath: String?
-        if words.first == "--model" {
-            guard words.count >= 2 else { throw ShellError("usage: .open [--model PATH] STORE") }
-            modelPath = words[1]
-            words.removeFirst(2)
-        }
-        guard words.count == 1 else { throw ShellError("usage: .open [--model PATH] STORE") }
-        try shell.open(path: shell.resolve(path: words[0]), modelPath: modelPath.map(shell.resolve(path:)))
+    ) { shell, arguments in
+        let modelPath = arguments.value(of: "--model")
+        try shell.open(path: shell.resolve(path: try arguments.word(store)), modelPath: modelPath.map(shell.resolve(path:)))
     }
 }

@@ -1,7 +1,9 @@
 /// `.output [FILE]` and `.once FILE`: results to a file.
 enum OutputCommand {
+    static let file = Placeholder("FILE", .file)
+
     static let output = ShellCommand(
-        ".output", aliases: ["\\o"], usage: ".output [FILE]", summary: "send output to FILE (created or emptied); with no FILE, back to standard output",
+        ".output", aliases: ["\\o"], arguments: [.optional([.value(file)])], summary: "send output to FILE (created or emptied); with no FILE, back to standard output",
         example: ".output books.csv",
         details: """
             Messages and errors still go to standard error. Output to a file is never cut to fit or coloured. \
@@ -9,9 +11,8 @@ enum OutputCommand {
             goes elsewhere; the open store and its -wal, -shm and -journal files are refused, however they are \
             named. A write that fails (a full disk, a pipe whose reader has gone) fails the command that wrote.
             """
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .output [FILE]") }
-        if let path = words.first, path != "-", path != "stdout" {
+    ) { shell, arguments in
+        if let path = arguments[file], path != "-", path != "stdout" {
             try shell.redirectOutput(to: path, once: false)
         } else {
             try shell.endRedirection()
@@ -19,11 +20,10 @@ enum OutputCommand {
     }
 
     static let once = ShellCommand(
-        ".once", usage: ".once FILE", summary: "send the next command's output to FILE",
+        ".once", arguments: [.value(file)], summary: "send the next command's output to FILE",
         example: ".once books.json",
         details: "As .output FILE, for one command: if that command fails before writing, FILE is left as it was."
-    ) { shell, words, _ in
-        guard words.count == 1 else { throw ShellError("usage: .once FILE") }
-        try shell.redirectOutput(to: words[0], once: true)
+    ) { shell, arguments in
+        try shell.redirectOutput(to: try arguments.word(file), once: true)
     }
 }

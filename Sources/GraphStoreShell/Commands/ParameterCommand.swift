@@ -1,11 +1,18 @@
 import GraphStore
 
-/// `.parameter set|unset|list|clear`: values for `$NAME` in predicates.
+/// `.parameter [set NAME VALUE | unset NAME | list | clear]`: values for `$NAME` in predicates.
 enum ParameterCommand {
-    static let usage = ".parameter set NAME VALUE | unset NAME | list | clear"
+    static let parameterName = Placeholder("NAME", .parameter)
+    static let valueText = Placeholder("VALUE", .text)
 
     static let command = ShellCommand(
-        ".parameter", aliases: [".param"], usage: usage, summary: "bind values used as $NAME in predicates",
+        ".parameter", aliases: [".param"],
+        arguments: [
+            .optional([
+                .oneOf([[.literal("set"), .value(parameterName), .value(valueText)], [.literal("unset"), .value(parameterName)], [.literal("list")], [.literal("clear")]])
+            ])
+        ],
+        summary: "bind values used as $NAME in predicates",
         example: ".parameter set minPrice 12",
         details: """
             VALUE is read as a predicate literal: 12 and 9.5 are numbers, 'Dune' or "Dune" strings, \
@@ -13,26 +20,17 @@ enum ParameterCommand {
             2024-05-01T10:00:00Z a date (UTC). Any other text is taken as a string. \
             list shows the bindings; unset removes one; clear removes them all.
             """
-    ) { shell, words, rest in
-        guard let action = words.first?.lowercased() else {
-            try list(shell)
-            return
-        }
-        switch action {
-        case "set":
-            guard words.count >= 3 else { throw ShellError("usage: .parameter set NAME VALUE") }
-            try shell.parameters.set(words[1], from: valueText(rest))
-        case "unset":
-            guard words.count == 2 else { throw ShellError("usage: .parameter unset NAME") }
-            guard shell.parameters.unset(words[1]) else { throw ShellError("no parameter named \(words[1])") }
-        case "list":
-            guard words.count == 1 else { throw ShellError("usage: .parameter list") }
-            try list(shell)
-        case "clear":
-            guard words.count == 1 else { throw ShellError("usage: .parameter clear") }
+    ) { shell, arguments in
+        if arguments.has("set") {
+            // The value as typed, quotes kept, so that `'10'` stays a string.
+            try shell.parameters.set(try arguments.word(parameterName), from: String(arguments.text(from: valueText) ?? ""))
+        } else if arguments.has("unset") {
+            let name = try arguments.word(parameterName)
+            guard shell.parameters.unset(name) else { throw ShellError("no parameter named \(name)") }
+        } else if arguments.has("clear") {
             shell.parameters.clear()
-        default:
-            throw ShellError("usage: \(usage)")
+        } else {
+            try list(shell)
         }
     }
 
@@ -42,16 +40,5 @@ enum ParameterCommand {
                 sink.row([.text("$" + binding.name), .text(binding.value.description), .text(binding.text)])
             }
         }
-    }
-
-    /// The raw text after `set NAME`, quotes kept, so that `'10'` stays a string.
-    static func valueText(_ rest: Substring) -> String {
-        var text = rest.drop(while: \.isWhitespace)
-        for _ in 0..<2 {
-            text = text.drop { !$0.isWhitespace }.drop(while: \.isWhitespace)
-        }
-        var value = String(text)
-        while value.last?.isWhitespace == true { value.removeLast() }
-        return value
     }
 }

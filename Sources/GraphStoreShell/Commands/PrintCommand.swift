@@ -1,9 +1,11 @@
-/// `.print TEXT…`: a line of text in the output (for scripts).
+/// `.print [TEXT …]`: a line of text in the output (for scripts).
 enum PrintCommand {
+    static let text = Placeholder("TEXT")
+
     static let command = ShellCommand(
-        ".print", usage: ".print [TEXT...]", summary: "print TEXT (words joined by spaces)",
+        ".print", arguments: [.optional([.repeated([.value(text)])])], summary: "print TEXT (words joined by spaces)",
         example: ".print Books over 10:"
-    ) { shell, words, _ in
-        shell.output(words.joined(separator: " ") + "\n")
+    ) { shell, arguments in
+        shell.output(arguments.words(text).joined(separator: " ") + "\n")
     }
 }

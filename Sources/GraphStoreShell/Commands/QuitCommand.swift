@@ -1,15 +1,13 @@
 /// `.quit [CODE]` / `.exit [CODE]`: leaves the shell.
 enum QuitCommand {
+    static let exitCode = Placeholder("CODE", .wholeNumber(from: 0, to: 255))
+
     static let command = ShellCommand(
-        ".quit", aliases: [".exit", "\\q"], usage: ".quit [CODE]", summary: "leave graphstore (with exit status CODE, 0 to 255)",
+        ".quit", aliases: [".exit", "\\q"], arguments: [.optional([.value(exitCode)])], summary: "leave graphstore (with exit status CODE, 0 to 255)",
         example: ".exit 3",
         details: "In a script, .quit ends the whole session, not just the script. Unsaved changes are discarded."
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .quit [CODE]") }
-        if let text = words.first {
-            guard let code = Int32(text), (0...255).contains(code) else { throw ShellError(".quit: CODE must be 0 to 255, not \(text)") }
-            shell.state.exitStatus = code
-        }
+    ) { shell, arguments in
+        if let code = arguments.number(exitCode) { shell.state.exitStatus = Int32(clamping: code) }
         shell.quit()
     }
 }

@@ -1,7 +1,9 @@
 /// `.read FILE`: runs a script.
 enum ReadCommand {
+    static let file = Placeholder("FILE", .file)
+
     static let command = ShellCommand(
-        ".read", aliases: ["\\i"], usage: ".read FILE", summary: "run the commands in FILE",
+        ".read", aliases: ["\\i"], arguments: [.value(file)], summary: "run the commands in FILE",
         example: ".read examples/BookStore/inspect.graphstore",
         details: """
             Errors in the script are reported as FILE:LINE: message. With bail on (the default \
@@ -11,9 +13,8 @@ enum ReadCommand {
             and a statement continued over several lines, may hold up to \(InputLimits.described): past that, reading \
             stops with an error. At the prompt, Ctrl-C stops a script that waits for input.
             """
-    ) { shell, words, _ in
-        guard words.count == 1 else { throw ShellError("usage: .read FILE") }
-        try run(shell, path: words[0])
+    ) { shell, arguments in
+        try run(shell, path: try arguments.word(file))
     }
 
     /// Runs a script file in `shell`; throws `ScriptFailure` (already reported) when a

@@ -3,8 +3,10 @@ import GraphStore
 /// `reload [ENTITY/KEY …]`: reads objects again from the store, dropping this session's
 /// unsaved changes to them: how a save conflict is resolved in the store's favour.
 enum ReloadCommand {
+    static let objectNames = Placeholder("ENTITY/KEY", .object)
+
     static let command = ShellCommand(
-        "reload", usage: "reload [ENTITY/KEY …]",
+        "reload", arguments: [.optional([.repeated([.value(objectNames)])])],
         summary: "read objects again from the store, dropping your unsaved changes to them; with no object, every object of the last save conflict",
         example: "reload Book/p1",
         details: """
@@ -14,8 +16,9 @@ enum ReloadCommand {
             leaves the session. The other side of a reloaded object's relationships is made to \
             agree with the store. The undo history is cleared, as by rollback.
             """
-    ) { shell, words, _ in
+    ) { shell, arguments in
         let context = try shell.requireContext()
+        let words = arguments.words(objectNames)
         let objects = try words.isEmpty ? conflicting(shell, context) : words.map { try named($0, shell, context) }
         let gone = Set(try context.reload(objects))
         for object in objects {

@@ -6,15 +6,15 @@ import GraphStore
 /// `--dry-run` lists what each group would change and changes nothing (no `--write`
 /// needed: saves, rollbacks, undos and redos in the journal are listed, not run).
 enum ReplayCommand {
+    static let file = Placeholder("FILE", .file)
+
     static let command = ShellCommand(
-        "replay", usage: "replay FILE [--dry-run]",
+        "replay", arguments: [.value(file), .flag("--dry-run")],
         summary: "apply a journal group by group (each an undo group), stopping at the first failure; --dry-run shows the changes only",
         example: "replay restock.journal --dry-run"
-    ) { shell, words, _ in
-        let dryRun = words.contains("--dry-run")
-        let paths = words.filter { $0 != "--dry-run" }
-        guard paths.count == 1, words.count == paths.count + (dryRun ? 1 : 0) else { throw ShellError("usage: replay FILE [--dry-run]") }
-        let path = paths[0]
+    ) { shell, arguments in
+        let dryRun = arguments.has("--dry-run")
+        let path = try arguments.word(file)
         let context = try shell.requireContext()
         // With --write the manager is installed on first use: before the dry run looks.
         shell.prepareUndoManager()

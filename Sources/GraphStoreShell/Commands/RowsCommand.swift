@@ -2,18 +2,16 @@ import GraphStore
 
 /// `.rows ENTITY [LIMIT]`: the raw rows of an entity's table with every column decoded.
 enum RowsCommand {
+    static let entity = Placeholder("ENTITY", .entity)
+    static let rowLimit = Placeholder("LIMIT", .wholeNumber(from: 0))
+
     static let command = ShellCommand(
-        ".rows", usage: ".rows ENTITY [LIMIT]",
+        ".rows", arguments: [.value(entity), .optional([.value(rowLimit)])],
         summary: "raw rows: Z_PK, Z_ENT, Z_OPT and every column decoded (dates ISO 8601, UUIDs as text, blobs as size + prefix)",
         example: ".rows Book 10"
-    ) { shell, words, _ in
-        guard (1...2).contains(words.count) else { throw ShellError("usage: .rows ENTITY [LIMIT]") }
-        let mapping = try shell.mapping(words[0])
-        var limit: Int?
-        if words.count == 2 {
-            guard let n = Int(words[1]), n >= 0 else { throw ShellError(".rows: LIMIT must be a whole number, not \(words[1])") }
-            limit = n
-        }
+    ) { shell, arguments in
+        let mapping = try shell.mapping(try arguments.word(entity))
+        let limit = arguments.number(rowLimit)
         let store = try shell.requireStore()
         let columns = mapping.rowColumns
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in

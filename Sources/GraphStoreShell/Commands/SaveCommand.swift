@@ -3,7 +3,7 @@ import GraphStore
 /// `save [--force]` and `rollback`: end the pending changes one way or the other.
 enum SaveCommand {
     static let save = ShellCommand(
-        "save", usage: "save [--force]",
+        "save", arguments: [.flag("--force")],
         summary: "validate and save every pending change in one transaction; on failure print object, entity, key, value, rule, code",
         example: "save",
         details: """
@@ -15,8 +15,7 @@ enum SaveCommand {
             not; a row someone else deleted cannot be overwritten, only reloaded).
             """,
         writes: true
-    ) { shell, words, _ in
-        guard words.isEmpty || words == ["--force"] else { throw ShellError("usage: save [--force]") }
+    ) { shell, arguments in
         let context = try shell.requireContext()
         guard context.hasChanges else {
             shell.output("nothing to save\n")
@@ -25,7 +24,7 @@ enum SaveCommand {
         let counts = summary(context)
         let overwritten: [MergeConflict]
         do {
-            overwritten = try context.save(mergePolicy: words.isEmpty ? context.mergePolicy : .overwrite)
+            overwritten = try context.save(mergePolicy: arguments.has("--force") ? .overwrite : context.mergePolicy)
         } catch let failure as any ValidationErrorReporting {
             throw ValidationRows.saveFailure(shell, failure)
         } catch StoreError.optimisticLockingFailure(let conflicts) {
@@ -40,9 +39,8 @@ enum SaveCommand {
     }
 
     static let rollback = ShellCommand(
-        "rollback", usage: "rollback", summary: "discard every pending change (inserts, updates, deletes)", example: "rollback"
-    ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: rollback") }
+        "rollback", summary: "discard every pending change (inserts, updates, deletes)", example: "rollback"
+    ) { shell, _ in
         let context = try shell.requireContext()
         guard context.hasChanges else {
             shell.output("nothing to roll back\n")

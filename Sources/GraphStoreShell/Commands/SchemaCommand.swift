@@ -2,15 +2,16 @@ import GraphStore
 
 /// `.schema [ENTITY]`: every property with its kind, type, rules and where it is stored.
 enum SchemaCommand {
+    static let entity = Placeholder("ENTITY[.KEYPATH]", .entityKeyPath)
+
     static let command = ShellCommand(
-        ".schema", aliases: ["\\d"], usage: ".schema [ENTITY[.KEYPATH]]",
+        ".schema", aliases: ["\\d"], arguments: [.optional([.value(entity)])],
         summary: "show attributes, relationships and constraints, and the table/column each maps to",
         example: ".schema Book",
         details: "ENTITY.KEYPATH follows relationships: .schema Book.category shows BookCategory."
-    ) { shell, words, _ in
-        guard words.count <= 1 else { throw ShellError("usage: .schema [ENTITY[.KEYPATH]]") }
+    ) { shell, arguments in
         let store = try shell.requireStore()
-        let mappings = try words.first.map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
+        let mappings = try arguments[entity].map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
         shell.emit(columns: ["entity", "property", "kind", "type", "optional", "stored_in", "details"]) { sink in
             for mapping in mappings {
                 for a in mapping.attributes {

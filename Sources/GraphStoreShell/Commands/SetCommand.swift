@@ -2,14 +2,15 @@ import GraphStore
 
 /// `set ENTITY/PK key=value …`: changes attributes of an object (saved by `save`).
 enum SetCommand {
+    static let target = Placeholder("ENTITY/KEY", .object)
+
     static let command = ShellCommand(
-        "set", usage: "set ENTITY/KEY key=value …",
+        "set", arguments: [.value(target), .repeated([.value(InsertCommand.assignment)])],
         summary: "change attributes of a stored (Book/p4) or unsaved (Book/t1) object; values typed by attribute",
         example: "set Book/p4 price=12.5 title=\"Dune Messiah\"", writes: true
-    ) { shell, words, rest in
-        guard let first = words.first, words.count >= 2 else { throw ShellError("usage: set ENTITY/KEY key=value …") }
-        let object = try ObjectReference(first, wantsKey: false).resolve(in: shell)
-        let assignments = try Assignment.parse(rest.drop(while: \.isWhitespace).dropFirst(first.count))
+    ) { shell, arguments in
+        let object = try ObjectReference(try arguments.word(target), wantsKey: false).resolve(in: shell)
+        let assignments = try Assignment.parse(arguments.text(from: InsertCommand.assignment) ?? "")
         try apply(assignments, to: object)
         shell.output("updated \(object.objectID): \(assignments.map(\.key).joined(separator: ", "))\n")
     }

@@ -1,11 +1,10 @@
 /// `.settings` (sqlite3's `.show`): the current settings.
 enum SettingsCommand {
     static let command = ShellCommand(
-        ".settings", aliases: [".show"], usage: ".settings",
+        ".settings", aliases: [".show"],
         summary: "show the settings: store, mode, headers, null text, output, timer, echo, bail, changes",
         example: ".settings"
-    ) { shell, words, _ in
-        guard words.isEmpty else { throw ShellError("usage: .settings") }
+    ) { shell, _ in
         let store = shell.store
         let settings: [(String, String)] = [
             ("store", store?.path ?? "(none)"),

@@ -3,14 +3,17 @@ import GraphStore
 /// `show ENTITY/PK[.rel…]` (or an object-ID URI): one object with its attributes and
 /// relationships, or the objects a relationship path leads to.
 enum ShowCommand {
+    static let objectPath = Placeholder("ENTITY/PK[.RELATIONSHIP…]", .object)
+    static let uri = Placeholder("URI")
+
     static let command = ShellCommand(
-        "show", usage: "show ENTITY/PK[.RELATIONSHIP…] | show URI",
+        "show", arguments: [.oneOf([[.value(objectPath)], [.value(uri)]])],
         summary: "print one object's attributes and relationships; follow relationships with .name",
         example: "show Book/1.category"
-    ) { shell, words, _ in
-        guard words.count == 1 else { throw ShellError("usage: show ENTITY/PK[.RELATIONSHIP…] (e.g. show Book/1.category)") }
+    ) { shell, arguments in
+        guard let word = arguments[objectPath] ?? arguments[uri] else { throw arguments.usageError }
         let context = try shell.requireContext()
-        let (start, path) = try resolve(words[0], shell: shell, context: context)
+        let (start, path) = try resolve(word, shell: shell, context: context)
         var current: [ManagedObject] = [start]
         var single = true
         for (step, key) in path.enumerated() {

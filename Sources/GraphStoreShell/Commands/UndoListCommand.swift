@@ -6,22 +6,19 @@ enum UndoListCommand {
     /// Changes shown per group; the rest are counted.
     static let shownChanges = 20
 
+    static let levels = Placeholder("N", .wholeNumber(from: 0))
+
     static let command = ShellCommand(
-        ".undo", usage: ".undo [levels [N]]",
+        ".undo", arguments: [.optional([.literal("levels"), .optional([.value(levels)])])],
         summary: "list the undo and redo stacks: group number, name (its command) and changes (object.key: old → new); levels N keeps N groups (0: all)",
         example: ".undo levels 2"
-    ) { shell, words, _ in
+    ) { shell, arguments in
         let manager = try shell.requireUndoManager(".undo")
-        if words.first == "levels" {
-            guard words.count <= 2 else { throw ShellError("usage: .undo levels [N]") }
-            if words.count == 2 {
-                guard let n = Int(words[1]), n >= 0 else { throw ShellError(".undo levels: N must be a whole number (0: unlimited), not \(words[1])") }
-                manager.levelsOfUndo = n
-            }
+        if arguments.has("levels") {
+            if let n = arguments.number(levels) { manager.levelsOfUndo = n }
             shell.output("levels of undo: \(manager.levelsOfUndo == 0 ? "unlimited" : "\(manager.levelsOfUndo)")\n")
             return
         }
-        guard words.isEmpty else { throw ShellError("usage: .undo [levels [N]]") }
         let history = manager.history
         if let open = history.openGroup {
             shell.output("open group (\(open.changes.count) change\(open.changes.count == 1 ? "" : "s") so far):\n")

@@ -2,28 +2,24 @@ import GraphStore
 
 /// `undo [N]` and `redo [N]`: take back or apply again the last N undo groups.
 enum UndoRedoCommands {
+    static let count = Placeholder("N", .wholeNumber(from: 1))
+
     static let undo = ShellCommand(
-        "undo", usage: "undo [N]",
+        "undo", arguments: [.optional([.value(count)])],
         summary: "take back the last N undo groups (default 1); with --write every command line is one group",
         example: "undo 2", writes: true
-    ) { shell, words, _ in
-        try step(shell, words, redo: false)
+    ) { shell, arguments in
+        try step(shell, count: arguments.number(count) ?? 1, redo: false)
     }
 
     static let redo = ShellCommand(
-        "redo", usage: "redo [N]", summary: "apply again the last N undone groups (default 1)", example: "redo", writes: true
-    ) { shell, words, _ in
-        try step(shell, words, redo: true)
+        "redo", arguments: [.optional([.value(count)])], summary: "apply again the last N undone groups (default 1)", example: "redo", writes: true
+    ) { shell, arguments in
+        try step(shell, count: arguments.number(count) ?? 1, redo: true)
     }
 
-    private static func step(_ shell: Shell, _ words: [String], redo: Bool) throws {
+    private static func step(_ shell: Shell, count: Int, redo: Bool) throws {
         let name = redo ? "redo" : "undo"
-        guard words.count <= 1 else { throw ShellError("usage: \(name) [N]") }
-        var count = 1
-        if let word = words.first {
-            guard let n = Int(word), n >= 1 else { throw ShellError("\(name): N must be a whole number of groups, at least 1, not \(word)") }
-            count = n
-        }
         let manager = try shell.requireUndoManager(name)
         if shell.undoState.block != nil { throw ShellError("\(name) inside begin … end: end the group first") }
         let available = redo ? manager.redoGroupCount : manager.undoGroupCount

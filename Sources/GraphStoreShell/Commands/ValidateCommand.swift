@@ -4,24 +4,18 @@ import GraphStore
 /// `validate [ENTITY] [where PREDICATE]`: checks stored objects against the model's rules,
 /// streaming rows, and prints one row per failure. Fails (exit status 3) when any is found.
 enum ValidateCommand {
+    static let entityName = Placeholder("ENTITY", .entity)
+    static let predicateText = Placeholder("PREDICATE", .predicate)
+
     static let command = ShellCommand(
-        "validate", usage: "validate [ENTITY] [where PREDICATE]",
+        "validate", arguments: [.optional([.value(entityName)]), .optional([.literal("where"), .value(predicateText)])],
         summary: "check stored objects against the model (values, relationship sizes, uniqueness, dangling references); one row per failure: object, entity, key, value, rule, code",
         example: "validate Book where price < 20"
-    ) { shell, words, rest in
+    ) { shell, arguments in
         let store = try shell.requireStore()
-        var entity: String?
-        var remainder = rest.drop(while: \.isWhitespace)
-        if let first = words.first, first.lowercased() != "where" {
-            entity = try shell.mapping(first).name
-            remainder = remainder.dropFirst(first.count).drop(while: \.isWhitespace)
-        }
-        var predicate: ObjectPredicate?
-        if !remainder.isEmpty {
-            guard remainder.prefix(5).lowercased() == "where", remainder.dropFirst(5).first?.isWhitespace == true else {
-                throw ShellError("usage: validate [ENTITY] [where PREDICATE]")
-            }
-            predicate = try FetchCommandLine.predicate(String(remainder.dropFirst(5).drop(while: \.isWhitespace)), command: "validate", shell: shell)
+        let entity = try arguments[entityName].map { try shell.mapping($0).name }
+        let predicate = try arguments.text(from: predicateText).map {
+            try FetchCommandLine.predicate(String($0), command: "validate", shell: shell)
         }
         let started = Date()
         var summary = StoreValidator.Summary()

@@ -2,8 +2,9 @@ import Foundation
 import GraphStore
 
 /// TAB completion for the shell: command names, then each command's arguments as its
-/// `usage` describes them — entity names, key paths along relationships, predicate
-/// operators, `$parameters`, output modes, `on|off` and other literal words, and file names.
+/// declaration (``ArgumentSyntax``) describes them — entity names, key paths along
+/// relationships, predicate operators, `$parameters`, output modes, `on|off` and other
+/// literal words, and file names.
 ///
 /// ```swift
 /// let completer = Completer(shell: shell)
@@ -26,25 +27,24 @@ public struct Completer {
             return Completion(word: words.partial, candidates: commandCandidates(words.partial))
         }
         guard let found = shell.command(named: command.text) else { return Completion(word: words.partial, candidates: []) }
-        let pattern = UsagePattern(found.usage)
-        let typed = words.complete.dropFirst().map(\.text)
+        let typed = Array(words.complete.dropFirst())
         var candidates: [CompletionCandidate] = []
         var word = words.partial
-        for (expected, state) in pattern.expectations(after: typed) {
-            switch expected {
-            case .literal(let literal):
+        for expected in ArgumentExpectations(found.arguments, after: typed.map(\.text)).words {
+            switch expected.word {
+            case .literal(let literal, _):
                 if Self.matches(literal, words.partial) { candidates.append(CompletionCandidate(literal)) }
-            case .placeholder(let name):
-                if let free = state.freeText, name == free.placeholder {
-                    // Free text runs from its first word to the cursor; complete its last token.
-                    let start = free.startWord + 1 < words.complete.count ? words.complete[free.startWord + 1].start : words.partialStart
-                    let text = String(line[start...])
-                    let predicate = PredicateCompletion(shell: shell, entity: state.entity.flatMap(mapping))
-                    let completion = predicate.complete(text)
+            case .placeholder(let placeholder):
+                if let from = expected.restOfLineFrom {
+                    // The rest of the line runs from its first word to the cursor; complete its last token.
+                    guard placeholder.kind == .predicate else { continue }
+                    let start = from < typed.count ? typed[from].start : words.partialStart
+                    let predicate = PredicateCompletion(shell: shell, entity: expected.entity.flatMap(mapping))
+                    let completion = predicate.complete(String(line[start...]))
                     word = completion.word
                     candidates += completion.candidates
                 } else {
-                    candidates += argumentCandidates(placeholder: name, partial: words.partial, entity: state.entity)
+                    candidates += argumentCandidates(placeholder.kind, partial: words.partial, entity: expected.entity)
                 }
             }
         }
@@ -60,11 +60,11 @@ public struct Completer {
         return names.filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
     }
 
-    private func argumentCandidates(placeholder: String, partial: String, entity: String?) -> [CompletionCandidate] {
-        switch ArgumentKind(placeholder: placeholder) {
+    private func argumentCandidates(_ kind: Placeholder.Kind, partial: String, entity: String?) -> [CompletionCandidate] {
+        switch kind {
         case .entity:
             return entityCandidates(partial)
-        case .entityPrefix:
+        case .object:
             // `ENTITY/PK…`: the entity name starts the word; the rest is typed by hand.
             return partial.contains("/") ? [] : entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") }
         case .entityKeyPath:
@@ -94,7 +94,7 @@ public struct Completer {
         case .parameter:
             let bare = ShellParameters.bareName(partial)
             return shell.parameters.all.map(\.name).filter { Self.matches($0, bare) }.map { CompletionCandidate($0) }
-        case .none:
+        case .word, .wholeNumber, .text, .predicate:
             return []
         }
     }
@@ -118,26 +118,6 @@ public struct Completer {
     static func unique(_ candidates: [CompletionCandidate]) -> [CompletionCandidate] {
         var seen = Set<String>()
         return candidates.filter { seen.insert($0.text).inserted }
-    }
-}
-
-/// What a usage placeholder asks for.
-enum ArgumentKind {
-    case entity, entityPrefix, entityKeyPath, keyPath, assignment, file, command, mode, parameter, none
-
-    init(placeholder: String) {
-        switch placeholder {
-        case _ where placeholder.hasPrefix("ENTITY/"): self = .entityPrefix
-        case _ where placeholder.contains("="): self = .assignment
-        case "ENTITY": self = .entity
-        case "ENTITY.KEYPATH": self = .entityKeyPath
-        case "KEY", "KEYPATH", "KEY_PATH", "ATTRIBUTE", "PROPERTY", "RELATIONSHIP": self = .keyPath
-        case "FILE", "PATH", "STORE", "SCRIPT", "MODEL", "DIRECTORY": self = .file
-        case "COMMAND": self = .command
-        case "MODE": self = .mode
-        case "NAME", "PARAMETER": self = .parameter
-        default: self = .none
-        }
     }
 }
 

@@ -1,17 +1,32 @@
 import GraphStore
 
+/// A word of a command line, and where it starts in the text typed (for the commands that
+/// take the rest of the line as typed).
+struct CommandWord: Sendable {
+    var text: String
+    var start: Substring.Index
+}
+
 /// Splits a command line into words: whitespace separates, single or double quotes group
 /// (`.open "My Store.sqlite"`), a backslash inside quotes escapes the next character.
 /// Quotes are found by Unicode scalar (see ``QuoteState``).
 enum CommandLineSplitter {
     static func words(_ line: Substring) throws(ShellError) -> [String] {
-        var words: [String] = []
+        try split(line).map(\.text)
+    }
+
+    static func split(_ line: Substring) throws(ShellError) -> [CommandWord] {
+        var words: [CommandWord] = []
         var current = String.UnicodeScalarView()
-        var inWord = false
+        var start: Substring.Index?
         var quote: Unicode.Scalar?
         var opening = 0
         var escaped = false
-        for (offset, c) in line.unicodeScalars.enumerated() {
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
+        var offset = 0
+        while index < scalars.endIndex {
+            let c = scalars[index]
             if escaped {
                 current.append(c)
                 escaped = false
@@ -20,18 +35,20 @@ enum CommandLineSplitter {
             } else if c == "\"" || c == "'" {
                 quote = c
                 opening = offset
-                inWord = true
+                if start == nil { start = index }
             } else if c.properties.isWhitespace {
-                if inWord { words.append(String(current)) }
+                if let start { words.append(CommandWord(text: String(current), start: start)) }
                 current = String.UnicodeScalarView()
-                inWord = false
+                start = nil
             } else {
                 current.append(c)
-                inWord = true
+                if start == nil { start = index }
             }
+            index = scalars.index(after: index)
+            offset += 1
         }
         if quote != nil { throw ShellError("unterminated quote in: \(TextExcerpt(String(line), around: opening).text)") }
-        if inWord { words.append(String(current)) }
+        if let start { words.append(CommandWord(text: String(current), start: start)) }
         return words
     }
 }

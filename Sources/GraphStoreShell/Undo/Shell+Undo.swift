@@ -6,10 +6,14 @@ import GraphStore
 /// line is taken back alone; outside, a failing line's changes are taken back whole. A
 /// command line never leaves half of its changes behind.
 extension Shell {
-    /// Runs a command (called by ``execute(_:)`` for every command line).
-    func runCommand(_ command: ShellCommand, line: String, words: [String], rest: Substring) throws {
+    /// Runs `body`, the command `command` on one command line, as the line's undo group
+    /// (``execute(_:)`` calls it around every command): on failure the line's changes are
+    /// taken back; inside `begin … end` the line is a nested group and is kept for the
+    /// block's journal entry; outside, the group is named by the line and journaled.
+    /// Commands that manage undo groups themselves run as they are.
+    func withUndoGroup(for command: ShellCommand, line: String, _ body: () throws -> Void) throws {
         guard let manager = prepareUndoManager(), !ShellUndoState.groupCommands.contains(command.name) else {
-            try command.run(self, words, rest)
+            try body()
             return
         }
         let inBlock = undoState.block != nil
@@ -17,7 +21,7 @@ extension Shell {
         let groupsBefore = manager.lastGroupNumber
         if inBlock { manager.beginUndoGrouping() }
         do {
-            try command.run(self, words, rest)
+            try body()
         } catch {
             // Only this line's changes: its nested group, or the event group it opened.
             if inBlock || (levelBefore == 0 && manager.groupingLevel == 1) { try? manager.revertOpenGroup() }
