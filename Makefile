@@ -5,17 +5,19 @@ EXAMPLE_STORE ?= examples/BookStore/BookStore.sqlite
 EXAMPLE_MODEL ?= examples/BookStore/BookStore.xcdatamodeld
 VECTORS ?= ../shared/corpus/predicates/vectors.jsonl
 
-.PHONY: all build run test install deps vectors clean bench startup
+.PHONY: all build run test install deps vectors clean bench startup fault-injection
 
 all: build
 
 ## deps: install the system libraries the build needs (libedit, sqlite3, zlib headers), and
-## mandoc, which the tests use to lint the manual page.
+## mandoc, which the tests use to lint the manual page, and python3 for scripts/fault-injection
+## when there is none.
 deps:
 	@missing=""; \
 	for pkg in libedit-dev libsqlite3-dev zlib1g-dev mandoc; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    echo "installing:$$missing"; \
@@ -32,10 +34,20 @@ build: deps
 run: build
 	$(SWIFT) run -q graphstore --model $(EXAMPLE_MODEL) $(EXAMPLE_STORE)
 
-## test: the whole test suite.
+## test: the whole test suite, then the short fault-injection run (FAULT_SEED=N repeats one).
+FAULT_SEED ?=
+FAULT_INJECTION = python3 scripts/fault-injection --binary "$$($(SWIFT) build --show-bin-path)/graphstore" $(if $(FAULT_SEED),--seed $(FAULT_SEED))
+
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(FAULT_INJECTION) --short
+
+## fault-injection: the long run by hand (1,000 damaged stores, 200 kills, 100 races, ...);
+## FAULT_ARGS adds options, e.g. FAULT_ARGS="--keep fault-injection-out --only race".
+fault-injection: deps
+	$(SWIFT) build --product graphstore
+	$(FAULT_INJECTION) --long $(FAULT_ARGS)
 
 ## vectors: run the predicate vector suite on VECTORS (default: the shared file).
 vectors: deps
