@@ -178,6 +178,24 @@ import TestScratch
         #expect(reading.status == 0, "\(reading.stderr)")
     }
 
+    /// A lock that goes while the open waits for it (as SQLite's busy timeout waits) is no
+    /// refusal: another program using the store for a moment — its own transaction, or its
+    /// connection recovering the log as it opens — must not make `--write` fail.
+    @Test func aLockThatGoesWhileTheOpenWaitsIsNoRefusal() throws {
+        let store = try BrokenStores.changed(GraphStoreBinary.exampleStore, sql: "PRAGMA journal_mode = WAL")
+        let writer = try SQLiteFile(store)
+        try writer.execute("BEGIN IMMEDIATE; UPDATE ZBOOK SET ZPRICE = 1")
+        let running = try RunningBinary(["--write", store, ".entities"], standardOutput: FileHandle(forWritingAtPath: "/dev/null"))
+        // It has found the lock and is waiting for it to go (sleeping between looks).
+        let waiting = eventually {
+            ((try? String(contentsOfFile: "/proc/\(running.pid)/wchan", encoding: .utf8)) ?? "").contains("nanosleep")
+        }
+        #expect(waiting)
+        try writer.execute("ROLLBACK")
+        let ending = try running.finish()
+        #expect(ending.status == 0, "\(ending.stderr)")
+    }
+
     /// A process rewriting the file itself (an exclusive lock in rollback-journal mode, or
     /// the checkpoint lock of a WAL store) stops readers too.
     @Test func aStoreBeingRewrittenIsLockedForReading() throws {

@@ -138,7 +138,8 @@ extension ManagedObjectContext {
             guard var key = next[root] else { return }
             for object in run {
                 object.pendingKey = key
-                key += 1
+                // Wrapping: past the last key handed out (Int64.max at most) nothing reads it.
+                key &+= 1
             }
             next[root] = key
         }

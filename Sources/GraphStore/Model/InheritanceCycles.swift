@@ -1,5 +1,6 @@
 /// Finds a cycle in an inheritance forest given as "each node's parent" (a model's
-/// `parent` names, a store's `Z_SUPER` numbers), visiting each node once.
+/// `parent` names, a store's `Z_SUPER` numbers), and the deepest node, visiting each node
+/// once.
 ///
 /// Walking up from every node separately costs the depth for each node (quadratic, and
 /// cubic when each walk also searches the path it has taken); here a walk stops at the
@@ -12,23 +13,32 @@
 /// InheritanceCycles(nodes: [1, 2]) { $0 == 1 ? 2 : 1 }.first   // [1, 2, 1]
 /// ```
 struct InheritanceCycles<Node: Hashable> {
+    /// How deep an inheritance tree may be: far beyond any real model (a few levels), and
+    /// shallow enough that the per-entity lists of ancestors and descendants a store keeps
+    /// (which grow with the square of a chain's length) stay small.
+    static var maximumDepth: Int { 1_024 }
+
     /// The first cycle found, starting and ending with the same node; nil when there is none.
     private(set) var first: [Node]?
+    /// The node with the longest chain of ancestors, and that chain's length counting the
+    /// node itself (a root is at depth 1); nil when there are no nodes or there is a cycle.
+    private(set) var deepest: (node: Node, depth: Int)?
     /// How many times a walk stepped from a node to its parent (at most the node count).
     private(set) var steps = 0
 
     /// Walks up from each node in `nodes` order; `parent` gives a node's parent, or nil
     /// for a root (a parent that is not itself a node also ends the walk).
     init(nodes: [Node], parent: (Node) -> Node?) {
-        var cleared = Set<Node>()
+        // The depth of each node a walk has cleared (so cleared nodes are its keys).
+        var cleared: [Node: Int] = [:]
         cleared.reserveCapacity(nodes.count)
         let known = Set(nodes)
-        for start in nodes where !cleared.contains(start) {
+        for start in nodes where cleared[start] == nil {
             // The nodes of this walk, in order, and their positions (to cut the cycle out).
             var path: [Node] = []
             var position: [Node: Int] = [:]
             var current: Node? = start
-            while let node = current, known.contains(node), !cleared.contains(node) {
+            while let node = current, known.contains(node), cleared[node] == nil {
                 if let index = position[node] {
                     first = Array(path[index...]) + [node]
                     return
@@ -38,7 +48,13 @@ struct InheritanceCycles<Node: Hashable> {
                 steps += 1
                 current = parent(node)
             }
-            cleared.formUnion(path)
+            // Depths from the top down: below the cleared node the walk stopped at, or a root.
+            var depth = current.flatMap { cleared[$0] } ?? 0
+            for node in path.reversed() {
+                depth += 1
+                cleared[node] = depth
+                if depth > deepest?.depth ?? 0 { deepest = (node, depth) }
+            }
         }
     }
 }

@@ -191,8 +191,10 @@ public struct ManagedObjectModel: Sendable, Hashable {
     }
 
     private func checkAcyclic() throws(ModelError) {
-        if let cycle = InheritanceCycles(nodes: entities.map(\.name), parent: { self.entity(named: $0)?.parent }).first {
-            throw .inheritanceCycle(cycle)
+        let walk = InheritanceCycles(nodes: entities.map(\.name), parent: { self.entity(named: $0)?.parent })
+        if let cycle = walk.first { throw .inheritanceCycle(cycle) }
+        if let deepest = walk.deepest, deepest.depth > InheritanceCycles<String>.maximumDepth {
+            throw .inheritanceTooDeep(entity: deepest.node, depth: deepest.depth, maximum: InheritanceCycles<String>.maximumDepth)
         }
     }
 

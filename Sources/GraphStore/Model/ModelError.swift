@@ -4,6 +4,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateEntity(String)
     case unknownParent(entity: String, parent: String)
     case inheritanceCycle([String])
+    /// An entity with more ancestors than GraphStore reads (see `depth` and `maximum`).
+    case inheritanceTooDeep(entity: String, depth: Int, maximum: Int)
     case duplicateProperty(entity: String, property: String)
     case unknownDestination(entity: String, relationship: String, destination: String)
     case unknownInverse(entity: String, relationship: String, inverse: String, destination: String)
@@ -21,6 +23,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "entity \(entity): parent entity \(parent) does not exist"
         case .inheritanceCycle(let names):
             "entities \(names.joined(separator: " → ")) inherit from each other in a cycle"
+        case .inheritanceTooDeep(let entity, let depth, let maximum):
+            "entity \(entity) inherits through \(depth) levels of entities; GraphStore reads at most \(maximum)"
         case .duplicateProperty(let entity, let property):
             "entity \(entity): property \(property) is declared twice (or also inherited)"
         case .unknownDestination(let entity, let relationship, let destination):

@@ -24,6 +24,12 @@ struct ModelXMLElement: Sendable {
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw ModelXMLError(line: 0, reason: "it declares a DOCTYPE or entities, which Xcode model files never do")
         }
+        // Xcode writes UTF-8. libxml2 hands a name with bytes that are not UTF-8 on as they
+        // are, and FoundationXML then traps making a String of it: checked here first.
+        if let offset = firstInvalidUTF8(in: data) {
+            let line = data.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            throw ModelXMLError(line: line, reason: "not UTF-8 (as Xcode writes model files): byte \(offset)")
+        }
         // On Linux, FoundationXML is libxml2, whose parser state is not thread-safe:
         // concurrent parses crash. One parse at a time, process-wide.
         xmlParsing.lock()
@@ -43,6 +49,25 @@ struct ModelXMLElement: Sendable {
             throw ModelXMLError(line: parser.lineNumber, reason: "the document has no complete root element")
         }
         return root
+    }
+
+    /// The offset of the first byte that does not belong to well-formed UTF-8, or nil.
+    private static func firstInvalidUTF8(in data: Data) -> Int? {
+        var decoder = UTF8()
+        var iterator = data.makeIterator()
+        var offset = 0
+        var start = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                start = offset + UTF8.width(scalar)
+                offset = start
+            case .emptyInput:
+                return nil
+            case .error:
+                return start
+            }
+        }
     }
 
     /// The value of an XML attribute, or nil when it is absent.

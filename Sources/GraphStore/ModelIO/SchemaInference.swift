@@ -21,6 +21,7 @@ struct SchemaInference {
             order.append(record.name)
         }
         let entityByUpper = Dictionary(entityRecords.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+        let tree = RecordTree(entityRecords)
         var toOnes: [(owner: String, name: String, destination: String, ordered: Bool)] = []
         for record in entityRecords where record.superNumber == 0 {
             let tableName = "Z" + record.name.uppercased()
@@ -42,7 +43,7 @@ struct SchemaInference {
                 let isKey = column.declaredType.uppercased() == "INTEGER"
                     && (indexed.contains("\(tableName)_\(upper)_INDEX") || companion != nil)
                 if isKey, var destination = destinationOfKey(bare: bare, companion: companion?.name, nameByNumber: nameByNumber, entityByUpper: entityByUpper) {
-                    if companion == nil, let leaf = leafDestination(for: destination, table: tableName, column: column.name, records: entityRecords) {
+                    if companion == nil, let leaf = leafDestination(for: destination, table: tableName, column: column.name, tree: tree) {
                         if leaf != destination {
                             notes.append("\(record.name).\(propertyName(bare, entityByUpper: entityByUpper)): destination guessed as \(leaf) (no Z<n>_ column, so not \(destination), which has sub-entities)")
                         }
@@ -69,15 +70,15 @@ struct SchemaInference {
     /// A key column without a `Z<n>_` companion points at an entity without sub-entities.
     /// When the name-guessed destination has sub-entities, a stored key shows which one;
     /// with no rows, the first entity without sub-entities below it is taken.
-    private func leafDestination(for guess: String, table: String, column: String, records: [EntityRecord]) -> String? {
-        let byNumber = Dictionary(records.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
-        func children(_ number: Int) -> [EntityRecord] { records.filter { $0.superNumber == number } }
-        guard let guessed = records.first(where: { $0.name == guess }), !children(guessed.number).isEmpty else { return guess }
+    private func leafDestination(for guess: String, table: String, column: String, tree: RecordTree) -> String? {
+        let byNumber = tree.byNumber
+        func children(_ number: Int) -> [EntityRecord] { tree.children[number] ?? [] }
+        guard let guessed = tree.byName[guess], !children(guessed.number).isEmpty else { return guess }
         var root = guessed
         // Bounded: a store's Z_SUPER is checked for cycles when it opens, but a walk that
         // could loop forever is not kept on that promise alone.
         var steps = 0
-        while let parent = byNumber[root.superNumber], steps < records.count {
+        while let parent = byNumber[root.superNumber], steps < byNumber.count {
             root = parent
             steps += 1
         }
@@ -94,6 +95,22 @@ struct SchemaInference {
             stack += kids
         }
         return guess
+    }
+
+    /// `Z_PRIMARYKEY`'s entities by number, by name and by parent, made once per inference:
+    /// looked up per key column, a walk over the rows each time made a deep hierarchy
+    /// (20,000 entities in a chain) take quadratic time to open.
+    struct RecordTree {
+        let byNumber: [Int: EntityRecord]
+        let byName: [String: EntityRecord]
+        /// Each entity's sub-entities, by the parent's number.
+        let children: [Int: [EntityRecord]]
+
+        init(_ records: [EntityRecord]) {
+            byNumber = Dictionary(records.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+            byName = Dictionary(records.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            children = Dictionary(grouping: records, by: \.superNumber)
+        }
     }
 
     private func isCompanion(_ upper: String) -> Bool {

@@ -30,8 +30,12 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
     private var functions: [FunctionBox] = []
 
+    /// How long, in milliseconds, a statement waits for another connection's lock before
+    /// failing with `SQLITE_BUSY`.
+    public static let defaultBusyTimeout: Int32 = 5000
+
     /// Opens a database. `path` may be a `file:` URI (`file:store.sqlite?immutable=1`).
-    public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5000) throws(SQLiteError) {
+    public init(path: String, mode: OpenMode, busyTimeout: Int32 = Connection.defaultBusyTimeout) throws(SQLiteError) {
         var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY

@@ -9,8 +9,9 @@ extension PersistentStore {
 
     /// Hands out `count` new primary keys for an inheritance root, from its `Z_MAX`, and
     /// records the new maximum. A `Z_MAX` below the largest stored key (seen in the wild)
-    /// is repaired by starting above the largest key.
+    /// is repaired by starting above the largest key. `count` must be at least 1.
     public func allocatePrimaryKeys(root: EntityMapping, count: Int) throws -> ClosedRange<Int64> {
+        precondition(count >= 1, "allocatePrimaryKeys needs a count of at least 1")
         guard var record = records[root.number] else { throw StoreError.unknownEntity(root.name) }
         // Read again (another program may have written since the store opened), checked.
         var stored = record.max
@@ -26,7 +27,7 @@ extension PersistentStore {
             throw StoreError.malformedStore(path: path, reason: "Z_PRIMARYKEY row Z_ENT \(root.number) (\(record.name)): Z_MAX \(stored) leaves no room for \(count) new keys")
         }
         let start = max(stored, top) + 1
-        let end = start + Int64(count) - 1
+        let end = start + (Int64(count) - 1)  // start + count would overflow at the top of Int64
         try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             .execute([.integer(end), .integer(Int64(root.number))])
         record.max = end

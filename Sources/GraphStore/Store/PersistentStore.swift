@@ -106,10 +106,11 @@ public final class PersistentStore {
     /// Before SQLite sees the file, symbolic links are followed and the file is checked:
     /// a regular file (not a FIFO, device or directory), readable (and writable, unless
     /// `readOnly`), with an SQLite header, not cut short, and not being written by another
-    /// process in a way this open cannot share (``StoreError/locked(path:holder:)``).
+    /// process in a way this open cannot share (``StoreError/locked(path:holder:)``) — a lock
+    /// that goes within SQLite's busy timeout (5 s) is waited for, as SQLite waits.
     public init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool = true) throws(StoreError) {
         let file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: !readOnly)
-        if let holder = StoreLocks.holder(of: file, forWriting: !readOnly) {
+        if let holder = StoreLocks.holder(of: file, forWriting: !readOnly, afterWaiting: .milliseconds(Int(Connection.defaultBusyTimeout))) {
             throw .locked(path: path, holder: holder > 0 ? holder : nil)
         }
         var copy: String?
@@ -245,8 +246,15 @@ public final class PersistentStore {
             throw .malformedStore(path: path, reason: "\(error)")
         }
         let numbers = records.keys.sorted()
-        if let cycle = InheritanceCycles(nodes: numbers, parent: { records[$0]?.superNumber }).first {
+        let walk = InheritanceCycles(nodes: numbers, parent: { records[$0]?.superNumber })
+        if let cycle = walk.first {
             throw .inheritanceCycle(path: path, entities: cycle.map { records[$0]?.name ?? "Z_ENT \($0)" })
+        }
+        if let deepest = walk.deepest, deepest.depth > InheritanceCycles<Int>.maximumDepth {
+            let name = records[deepest.node]?.name ?? "Z_ENT \(deepest.node)"
+            throw .malformedStore(
+                path: path,
+                reason: "Z_PRIMARYKEY's Z_SUPER makes entity \(name) inherit through \(deepest.depth) levels; GraphStore reads at most \(InheritanceCycles<Int>.maximumDepth)")
         }
         return records
     }

@@ -37,6 +37,22 @@ enum StoreLocks {
             ?? file.sharedMemory.flatMap { writeLockHolder($0.descriptor, from: walCheckpointLock, length: 1) }
     }
 
+    /// The process still in the way of this open (see ``holder(of:forWriting:)``) once
+    /// `patience` has passed, or nil as soon as nothing is. Another process's transaction or
+    /// checkpoint, or its connection recovering the log as it opens, usually lasts
+    /// milliseconds: the open waits for it as SQLite's own busy timeout waits for a lock,
+    /// rather than refusing a store another program is merely using.
+    static func holder(of file: StoreFile.Opened, forWriting: Bool, afterWaiting patience: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + patience
+        var pause: UInt32 = 1_000  // µs, doubling to 50 ms
+        while let holder = holder(of: file, forWriting: forWriting) {
+            guard ContinuousClock.now < deadline else { return holder }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+        return nil
+    }
+
     /// The process holding a write lock on any byte of the range: a read lock is asked
     /// for, which only a write lock conflicts with. Locks of this process never conflict.
     private static func writeLockHolder(_ descriptor: Int32, from start: off_t, length: off_t) -> Int32? {

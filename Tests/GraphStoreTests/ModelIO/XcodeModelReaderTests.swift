@@ -300,6 +300,20 @@ extension ModelIOTests {
             #expect(throws: ModelFileError.self) { try ModelFile(path: doctype) }
         }
 
+        /// Bytes that are not UTF-8 in a name (a bit flip in an element's tag) are an error
+        /// naming the byte and line: passed on to FoundationXML, they made it trap.
+        @Test func bytesThatAreNotUTF8AreAnErrorNotACrash() throws {
+            let folder = try Fixtures.temporaryDirectory().appendingPathComponent("Flipped.xcdatamodel")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var bytes = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mod".utf8)
+            bytes += [0xF9] + Array("el/>\n".utf8)
+            try Data(bytes).write(to: folder.appendingPathComponent("contents"))
+            #expect { try ModelFile(path: folder.path) } throws: { error in
+                guard let error = error as? ModelFileError, case .notAModel(_, let reason) = error else { return false }
+                return reason == "not UTF-8 (as Xcode writes model files): byte 43 at line 2"
+            }
+        }
+
         @Test func missingAndUnreadablePaths() throws {
             let missing = "/nonexistent/Model.xcdatamodeld"
             #expect { try ModelFile(path: missing) } throws: { error in

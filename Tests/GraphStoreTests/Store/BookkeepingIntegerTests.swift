@@ -85,4 +85,22 @@ import TestScratch
             return reason.contains("Z_MAX 9223372036854775807 leaves no room")
         }
     }
+
+    /// One below the largest Int64 leaves room for exactly one key: the last one Int64
+    /// holds is handed out (counting past it used to trap), and the next save says so.
+    @Test func theLastKeyInt64HoldsIsHandedOutAndNoneAfterIt() throws {
+        let path = try BrokenStores.changed(Fixtures.exampleStore, sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 9223372036854775806 WHERE Z_NAME = 'Book'")
+        let context = ManagedObjectContext(store: try PersistentStore(path: path, model: Fixtures.bookStoreModel(), readOnly: false))
+        let last = try context.insert("Book")
+        try last.set("title", "The last one")
+        try context.save()
+        #expect(last.objectID.primaryKey == Int64.max)
+        try context.insert("Book").set("title", "One too many")
+        #expect {
+            try context.save()
+        } throws: { error in
+            guard case StoreError.malformedStore(_, let reason) = error else { return false }
+            return reason.contains("Z_MAX 9223372036854775807 leaves no room")
+        }
+    }
 }

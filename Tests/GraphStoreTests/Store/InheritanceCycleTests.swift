@@ -57,13 +57,44 @@ import TestScratch
         #expect(ring.steps == depth)
     }
 
-    @Test func aModelFiveThousandEntitiesDeepIsBuilt() throws {
-        let depth = 5_000
+    /// Each node's depth comes out of the same walk: the deepest node and its depth, for a
+    /// chain listed in either order and for a tree with several branches.
+    @Test func theWalkFindsTheDeepestNode() {
+        let chain = InheritanceCycles(nodes: Array(1...300)) { $0 > 1 ? $0 - 1 : nil }
+        #expect(chain.deepest?.node == 300)
+        #expect(chain.deepest?.depth == 300)
+        let reversed = InheritanceCycles(nodes: Array((1...300).reversed())) { $0 > 1 ? $0 - 1 : nil }
+        #expect(reversed.deepest?.depth == 300)
+        // 1 ← 2 ← 3, 1 ← 4 ← 5 ← 6, 7 alone.
+        let parents = [2: 1, 3: 2, 4: 1, 5: 4, 6: 5]
+        let tree = InheritanceCycles(nodes: [3, 7, 6, 1, 2, 4, 5]) { parents[$0] }
+        #expect(tree.deepest?.node == 6)
+        #expect(tree.deepest?.depth == 4)
+        #expect(tree.steps == 7)
+    }
+
+    @Test func aModelAsDeepAsAllowedIsBuiltAndOneLevelDeeperIsRefused() throws {
+        let depth = InheritanceCycles<String>.maximumDepth
         let entities = (1...depth).map { EntityDescription("E\($0)", parent: $0 > 1 ? "E\($0 - 1)" : nil) }
         let model = try ManagedObjectModel(entities: entities)
         #expect(model.ancestry(of: "E\(depth)").count == depth)
         #expect(model.selfAndDescendants(of: "E1").map(\.name) == entities.map(\.name))
         #expect(model.entitiesInNumberingOrder.count == depth)
+        let deeper = entities + [EntityDescription("E\(depth + 1)", parent: "E\(depth)")]
+        #expect(throws: ModelError.inheritanceTooDeep(entity: "E\(depth + 1)", depth: depth + 1, maximum: depth)) {
+            _ = try ManagedObjectModel(entities: deeper)
+        }
+    }
+
+    /// A `Z_SUPER` chain deeper than GraphStore reads is refused at once, naming the
+    /// deepest entity (a 20,000-deep chain used to keep opening busy for minutes).
+    @Test(.timeLimit(.minutes(1))) func aStoreWhoseEntitiesAreTooDeepIsRefused() throws {
+        let depth = 5_000
+        var sql = "DELETE FROM Z_PRIMARYKEY; INSERT INTO Z_PRIMARYKEY VALUES (1, 'E1', 0, 0);"
+        for number in 2...depth { sql += "INSERT INTO Z_PRIMARYKEY VALUES (\(number), 'E\(number)', \(number - 1), 0);" }
+        let (path, error) = try opening(sql)
+        #expect(error == .malformedStore(
+            path: path, reason: "Z_PRIMARYKEY's Z_SUPER makes entity E5000 inherit through 5000 levels; GraphStore reads at most 1024"))
     }
 
     @Test func aStoreWhoseEntitiesAreAThousandDeepOpens() throws {
