@@ -1,3 +1,4 @@
+import Foundation
 import GraphStore
 
 extension ShellError {
@@ -10,7 +11,20 @@ extension ShellError {
         case let error as StoreError where error.isInterruption: return ShellError("interrupted")
         case let error as SQLiteError where error.isInterruption: return ShellError("interrupted")
         case let error as RegexMatchError where error.isInterruption: return ShellError("interrupted")
-        default: return ShellError("\(error)")
+        default: return ShellError(sentence(for: error))
         }
+    }
+
+    /// An error as a sentence: GraphStore's and the shell's own errors say what they are;
+    /// Foundation's (a file that cannot be read, …) give the system's reason rather than
+    /// an `Error Domain=NSCocoaErrorDomain …` dump.
+    static func sentence(for error: any Error) -> String {
+        let bridged = error as NSError
+        guard bridged.domain == NSCocoaErrorDomain || bridged.domain == NSPOSIXErrorDomain else { return "\(error)" }
+        if let underlying = (bridged.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }), underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if bridged.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(bridged.code))) }
+        return bridged.localizedDescription
     }
 }

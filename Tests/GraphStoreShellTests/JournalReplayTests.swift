@@ -46,6 +46,19 @@ import TestScratch
         return result
     }
 
+    /// The journal is written in place: through a symbolic link, the link stays and its
+    /// target holds the journal (it used to be replaced by renaming a new file over it,
+    /// which also turned a device such as /dev/full into a plain file).
+    @Test func aJournalIsWrittenInPlaceThroughALink() throws {
+        let run = try UndoShellRun()
+        let target = run.directory + "/target.journal"
+        let link = run.directory + "/link.journal"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(run.run([".journal \(link)", "set Book/p1 price=11"]) == 0, "\(run.diagnostics)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasSuffix("set Book/p1 price=11\n"))
+    }
+
     @Test func aJournalReplayedIntoAFreshCopyGivesIdenticalRows() throws {
         let recorded = try UndoShellRun()
         let journal = recorded.directory + "/session.journal"

@@ -20,23 +20,27 @@ final class JournalWriter {
     let path: String
     /// The journal file's path, resolved against the shell's directory.
     let resolvedPath: String
-    private let handle: FileHandle
+    private let descriptor: Int32
     /// Groups made since the journal started that are on the undo stack: an undo deeper
     /// than this takes back groups the journal does not hold, which a replay cannot do.
     private(set) var groupsOnStack = 0
 
-    /// Starts a journal (replacing the file at `resolvedPath`) with a header comment.
+    /// Starts a journal (emptying the file at `resolvedPath`, or creating it) with a header
+    /// comment.
+    ///
+    /// The file is opened and written in place, as `.output` writes: a device stays a
+    /// device and a link's target is what is written. (Foundation's `createFile` replaced
+    /// the file by renaming a new one over it — as root, even `/dev/full`.)
     init(path: String, resolvedPath: String, storeName: String) throws {
-        guard FileManager.default.createFile(atPath: resolvedPath, contents: nil), let handle = FileHandle(forWritingAtPath: resolvedPath) else {
-            throw ShellError("cannot write the journal \(path)")
-        }
+        let descriptor = open(resolvedPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ShellError("cannot write the journal \(path): \(String(cString: strerror(errno)))") }
         self.path = path
         self.resolvedPath = resolvedPath
-        self.handle = handle
+        self.descriptor = descriptor
         try append("-- graphstore journal of \(storeName)\n")
     }
 
-    deinit { try? handle.close() }
+    deinit { close(descriptor) }
 
     /// Writes a group.
     func write(_ block: ShellUndoState.Block) throws {
@@ -59,11 +63,19 @@ final class JournalWriter {
         return groupsOnStack >= 0
     }
 
+    /// Writes `text` whole, at once (a journal is written as groups are made, so that a
+    /// session that ends abruptly leaves every group it made); a failure fails the command.
     private func append(_ text: String) throws {
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw ShellError("cannot write the journal \(path): \(error)")
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                throw ShellError("cannot write the journal \(path): \(String(cString: strerror(written < 0 ? errno : EIO)))")
+            }
         }
     }
 }
