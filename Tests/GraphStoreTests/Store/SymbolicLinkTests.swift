@@ -35,7 +35,8 @@ import TestScratch
         #expect(try counts(linked) == direct)
         #expect(direct["Item"] == 7)
         #expect(linked.path == link)
-        #expect(linked.resolvedPath == real)
+        // The corpus itself may be reached through a link (CI's ../shared).
+        #expect(linked.resolvedPath == URL(fileURLWithPath: real).resolvingSymlinksInPath().path)
         #expect(BrokenStores.bytes(of: real) == before)
     }
 
