@@ -2,13 +2,13 @@
 /// store's own bookkeeping before it is trusted.
 enum ModelCacheReader {
     /// The decoded cache, or why there is none.
-    static func read(connection: Connection, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
+    static func read(_ sampler: SchemaSampler, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
         guard schema.table("Z_MODELCACHE") != nil else {
             return .failure(.missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)"))
         }
         let contents: [SQLiteValue]
         do {
-            contents = try PersistentStore.modelCacheContents(connection: connection)
+            contents = try sampler.modelCacheContents()
         } catch {
             return .failure(.missing("Z_MODELCACHE cannot be read: \(error.message)"))
         }

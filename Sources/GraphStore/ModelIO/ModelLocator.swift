@@ -10,11 +10,11 @@ enum ModelLocator {
     }
 
     static func model(
-        forStoreAt path: String, connection: Connection, schema: DatabaseSchema,
+        forStoreAt path: String, sampler: SchemaSampler, schema: DatabaseSchema,
         records: [Int: EntityRecord], metadata: StoreMetadata
     ) throws(StoreError) -> Found {
         var problem: ModelCacheProblem?
-        switch ModelCacheReader.read(connection: connection, schema: schema) {
+        switch ModelCacheReader.read(sampler, schema: schema) {
         case .success(let cache):
             // The archive has no version hashes; the metadata has Apple's. Keeping them means
             // a store written later with this model still matches the app's model.
@@ -27,7 +27,7 @@ enum ModelLocator {
         case .failure(let error):
             problem = .undecodable(error)
         }
-        let inference = SchemaInference(connection: connection, schema: schema, records: records)
+        let inference = SchemaInference(sampler: sampler, schema: schema, records: records)
         do {
             let (model, inferred) = try inference.infer()
             let notes = problem.map { [$0.description] } ?? []

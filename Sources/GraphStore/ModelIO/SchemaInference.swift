@@ -6,7 +6,8 @@
 /// Core Data upper-cases property names in column names, so the original case is lost:
 /// every guessed name is listed in the notes, so the user knows what was inferred.
 struct SchemaInference {
-    let connection: Connection
+    /// Reads the sample keys that tell a to-one's concrete destination.
+    let sampler: SchemaSampler
     let schema: DatabaseSchema
     let records: [Int: EntityRecord]
 
@@ -81,8 +82,8 @@ struct SchemaInference {
             root = parent
             steps += 1
         }
-        if case .integer(let key)? = try? connection.scalar("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1"),
-            case .integer(let number)? = try? connection.scalar("SELECT Z_ENT FROM Z\(root.name.uppercased()) WHERE Z_PK = ?", [.integer(key)]),
+        if case .integer(let key)? = sampler.firstValue(in: table, column: column),
+            case .integer(let number)? = sampler.entityNumber(in: "Z" + root.name.uppercased(), primaryKey: key),
             let found = byNumber[Int(number)], children(found.number).isEmpty
         {
             return found.name

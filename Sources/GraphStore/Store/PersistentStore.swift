@@ -188,7 +188,7 @@ public final class PersistentStore {
         if let model {
             chosen = ModelLocator.Found(model: model, origin: origin ?? .given, cacheProblem: nil)
         } else {
-            chosen = try ModelLocator.model(forStoreAt: path, connection: connection, schema: schema, records: records, metadata: metadata)
+            chosen = try ModelLocator.model(forStoreAt: path, sampler: SchemaSampler(connection: connection), schema: schema, records: records, metadata: metadata)
         }
         let numbering = EntityNumbering(model: chosen.model, records: records, metadata: metadata, schema: schema)
         let numbers = numbering.numbers
@@ -249,12 +249,6 @@ public final class PersistentStore {
             throw .inheritanceCycle(path: path, entities: cycle.map { records[$0]?.name ?? "Z_ENT \($0)" })
         }
         return records
-    }
-
-    /// The `Z_CONTENT` values of `Z_MODELCACHE` (normally one blob), for the model locator,
-    /// which decodes them; the SQL stays here with the rest of the store's SQL.
-    static func modelCacheContents(connection: Connection) throws(SQLiteError) -> [SQLiteValue] {
-        try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE").compactMap(\.first)
     }
 
     /// Stand-ins for the SQL functions Core Data's derived-attribute triggers call, so that
