@@ -17,7 +17,8 @@ extension ManagedObjectContext {
         request.includesPendingChanges = false
         if request.propertiesToFetch.isEmpty { request.propertiesToFetch = try defaultProperties(of: request.entityName) }
         let query = try store.fetchQuery(for: request, selection: .properties)
-        guard query.residual == nil else { return try dictionariesInMemory(request) }
+        // With an in-memory part, the query reads rows (see `PersistentStore.fetchQuery(for:)`).
+        guard query.residual == nil else { return try dictionariesInMemory(request, query) }
         var results: [[String: FetchedValue]] = []
         try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { statement in
             results.append(try dictionary(statement, query))
@@ -58,7 +59,7 @@ extension ManagedObjectContext {
 
     /// With an in-memory residual: the rows are read in a context of their own (so the
     /// store's values decide, not this context's unsaved ones), filtered, then windowed.
-    private func dictionariesInMemory(_ request: FetchRequest) throws -> [[String: FetchedValue]] {
+    private func dictionariesInMemory(_ request: FetchRequest, _ rows: FetchQuery) throws -> [[String: FetchedValue]] {
         let scratch = ManagedObjectContext(store: store)
         var unwindowed = request
         unwindowed.fetchLimit = nil
@@ -66,7 +67,7 @@ extension ManagedObjectContext {
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
         var seen: Set<[String: FetchedValue]> = []
         var results: [[String: FetchedValue]] = []
-        try scratch.runFetch(unwindowed, readsRows: true) { candidate in
+        try scratch.runFetch(unwindowed, rows) { candidate in
             guard let object = candidate.object else { return true }
             let row = try ManagedObjectContext.dictionary(of: object, request.propertiesToFetch)
             if request.returnsDistinctResults, !seen.insert(row).inserted { return true }

@@ -1,20 +1,22 @@
 /// The one loop every fetch runs: stored rows from SQL, filtered by the in-memory residual,
 /// merged with the unsaved changes, windowed by offset and limit, handed out in order.
 extension ManagedObjectContext {
-    /// Runs a request and hands each result to `body` (which returns false to stop).
-    ///
-    /// - Parameter readsRows: read whole rows and make objects of them; otherwise only
-    ///   keys are read (unless the predicate has an in-memory part, which needs the values).
-    func runFetch(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
-        // Unsaved objects are judged in memory before the rows: the store's interrupt stops
-        // their regular expression matches too.
-        try store.watchingInterrupts { try runFetchWatched(request, readsRows: readsRows, body) }
+    /// The compiled query a fetch runs: whole rows (objects) or keys only (object IDs,
+    /// batches). A predicate with an in-memory part always compiles to rows, since the
+    /// values are needed to finish it (see ``PersistentStore/fetchQuery(for:)``).
+    func fetchQuery(_ request: FetchRequest, readsRows: Bool) throws -> FetchQuery {
+        try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
     }
 
-    private func runFetchWatched(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
-        var compiled = try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
-        if compiled.residual != nil, !readsRows { compiled = try store.fetchQuery(for: request, selection: .rows) }
-        let query = compiled
+    /// Runs a request's compiled query and hands each result to `body` (which returns false
+    /// to stop). A `.rows` query makes objects of its rows; a `.keys` query reads keys only.
+    func runFetch(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
+        // Unsaved objects are judged in memory before the rows: the store's interrupt stops
+        // their regular expression matches too.
+        try store.watchingInterrupts { try runFetchWatched(request, query, body) }
+    }
+
+    private func runFetchWatched(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
         let pending = try PendingFetchChanges(context: self, request: request, query: query)
         let rows = FetchRowConverter(context: self, query: query, pending: pending, predicate: request.predicate)
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
@@ -168,9 +170,9 @@ final class FetchRowConverter {
         return reading
     }
 
-    private func sortValues(_ statement: Statement) -> [SQLiteValue] {
+    private func sortValues(_ statement: Statement) -> [SortValue] {
         guard sortCount > 0 else { return [] }
-        return (sortStart..<sortStart + sortCount).map { statement.value($0) }
+        return (sortStart..<sortStart + sortCount).map { SortValue(stored: statement.value($0)) }
     }
 
     /// Fills an object's values, to-ones and version from the statement's current row (the

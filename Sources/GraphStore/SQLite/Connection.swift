@@ -28,7 +28,8 @@ public final class Connection {
     public let mode: OpenMode
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
-    private var functions: [FunctionBox] = []
+    /// The context of the statement trace, while one is installed (see ``traceStatements(_:)``).
+    private var traceContext: UnsafeMutableRawPointer?
 
     /// Opens a database. `path` may be a `file:` URI (`file:store.sqlite?immutable=1`).
     public init(path: String, mode: OpenMode, busyTimeout: Int32 = 5000) throws(SQLiteError) {
@@ -53,6 +54,7 @@ public final class Connection {
     }
 
     deinit {
+        traceStatements(nil)
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -154,22 +156,44 @@ public final class Connection {
         _ name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping ([SQLiteValue]) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        let box = FunctionBox(body)
-        functions.append(box)
+        // SQLite owns the context and frees it (xDestroy) when the function goes away.
+        let context = CallbackContext.make(body)
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let rc = sqlite3_create_function_v2(
-            handle, name, argumentCount, flags, Unmanaged.passUnretained(box).toOpaque(),
+            handle, name, argumentCount, flags, context,
             { context, count, arguments in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()
+                let body = CallbackContext.value(at: data, as: ScalarFunction.self)
                 let values = (0..<Int(count)).map { i in SQLiteValue(sqlite: arguments?[i]) }
                 do {
-                    setResult(context, try box.body(values))
+                    setResult(context, try body(values))
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
-            }, nil, nil, nil)
+            }, nil, nil, { data in data.map { CallbackContext.release($0, as: ScalarFunction.self) } })
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
+    }
+
+    // MARK: - Tracing
+
+    /// Calls `body` with the text of each statement SQLite starts to run on this connection
+    /// (as prepared, parameters as `?`), until called again with nil: what tests read to see
+    /// which statement a fetch really ran.
+    func traceStatements(_ body: ((String) -> Void)?) {
+        if let context = traceContext {
+            // Removed before its context is freed: SQLite calls back on this thread only.
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            CallbackContext.release(context, as: StatementTrace.self)
+            traceContext = nil
+        }
+        guard let body else { return }
+        let context = CallbackContext.make(body)
+        traceContext = context
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            CallbackContext.value(at: context, as: StatementTrace.self)(String(cString: text))
+            return 0
+        }, context)
     }
 
     // MARK: - Schema
@@ -180,11 +204,11 @@ public final class Connection {
     }
 }
 
-/// Keeps a Swift function alive for as long as SQLite may call it.
-private final class FunctionBox {
-    let body: ([SQLiteValue]) throws -> SQLiteValue
-    init(_ body: @escaping ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
-}
+/// What a statement trace calls with each statement's text.
+private typealias StatementTrace = (String) -> Void
+
+/// A Swift function SQLite calls with its arguments as values.
+private typealias ScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
 
 extension SQLiteValue {
     init(sqlite value: OpaquePointer?) {

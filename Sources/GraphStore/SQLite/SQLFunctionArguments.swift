@@ -51,29 +51,26 @@ extension Connection {
         _ name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        // SQLite owns the box and releases it (xDestroy) when the function goes away.
-        let box = Unmanaged.passRetained(InPlaceFunction(body)).toOpaque()
+        // SQLite owns the context and frees it (xDestroy) when the function goes away.
+        let context = CallbackContext.make(body)
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let rc = sqlite3_create_function_v2(
-            handle, name, argumentCount, flags, box,
+            handle, name, argumentCount, flags, context,
             { context, count, arguments in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let function = Unmanaged<InPlaceFunction>.fromOpaque(data).takeUnretainedValue()
+                let body = CallbackContext.value(at: data, as: InPlaceFunction.self)
                 do {
-                    setResult(context, try function.body(SQLFunctionArguments(count: count, values: arguments)))
+                    setResult(context, try body(SQLFunctionArguments(count: count, values: arguments)))
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
-            }, nil, nil, { data in data.map { Unmanaged<InPlaceFunction>.fromOpaque($0).release() } })
+            }, nil, nil, { data in data.map { CallbackContext.release($0, as: InPlaceFunction.self) } })
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
     }
 }
 
-/// Keeps a Swift function alive for as long as SQLite may call it.
-private final class InPlaceFunction {
-    let body: (SQLFunctionArguments) throws -> SQLiteValue
-    init(_ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue) { self.body = body }
-}
+/// A Swift function SQLite calls with its arguments in place.
+private typealias InPlaceFunction = (SQLFunctionArguments) throws -> SQLiteValue
 
 /// Hands a Swift function's result to SQLite (text and blobs are copied).
 func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {

@@ -84,6 +84,8 @@ public final class PersistentStore {
     @exclusivity(unchecked) var updateStatements = EntityNumberTable<Statement>()
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
+    /// The compiled fetch queries, by fingerprint (see ``QueryCache``).
+    let queryCache = QueryCache()
     /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).
     let storeEntities = StoreEntityTable()
 
