@@ -2,9 +2,19 @@ import OrderedCollections
 
 /// An object of the graph: an instance of an entity, living in a context.
 ///
-/// Attributes are read and written by key, untyped (``value(forKey:)``) or typed
-/// (``get(_:as:)``, ``set(_:_:)``). An object fetched from the store is a *fault* until
-/// one of its values is touched; touching it fills it in.
+/// Values are read in one of three ways, each for its own job:
+///
+/// - ``get(_:as:)``: an attribute as a Swift type (`String`, `Int64`, `Date`…), the everyday read;
+/// - ``value(forKey:)``: an attribute as an ``AttributeValue``, when the type is known at run
+///   time only;
+/// - ``predicateValue(forKeyPath:)``: a key path through relationships (`category.name`,
+///   `pages.@count`), as a predicate sees it.
+///
+/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``. Attributes are
+/// written with ``set(_:_:)`` and ``setValue(_:forKey:)``, which record the change, or
+/// ``setPrimitive(_:_:)`` and ``setPrimitiveValue(_:forKey:)``, which do not. An object
+/// fetched from the store is a *fault* until one of its values is touched; touching it
+/// fills it in.
 ///
 /// Subclass it to give an entity typed accessors and custom behaviour, and register the
 /// subclass with ``ManagedObjectContext/register(_:forEntity:)``:
@@ -177,7 +187,10 @@ open class ManagedObject {
 
     // MARK: - Attributes
 
-    /// The value of an attribute.
+    /// The value of an attribute, as an ``AttributeValue``: for code that learns the
+    /// attribute's type at run time (a generic exporter, a shell). Knowing the type, use
+    /// ``get(_:as:)``; for a key path through relationships, ``predicateValue(forKeyPath:)``.
+    /// Reading never records a change, so this is also Core Data's `primitiveValue(forKey:)`.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         // The check is here, not only in fireFault, so that a filled object costs no call.
@@ -195,13 +208,6 @@ open class ManagedObject {
         values[index] = normalized
     }
 
-    /// The value of an attribute, without firing change tracking or hooks.
-    public func primitiveValue(forKey key: String) throws -> AttributeValue? {
-        let index = try attributeIndex(key)
-        if isFault { try fireFault() }
-        return values[index]
-    }
-
     /// Sets an attribute without recording a change (Core Data's primitive setter).
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
@@ -213,7 +219,12 @@ open class ManagedObject {
         values[index] = normalized
     }
 
-    /// Reads an attribute as a Swift type.
+    /// Reads an attribute as a Swift type: the everyday read (see ``value(forKey:)`` for
+    /// reads whose type is known at run time only).
+    ///
+    /// ```swift
+    /// let title = try book.get("title", as: String.self)   // String?
+    /// ```
     public func get<T: AttributeConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
         guard let value = try value(forKey: key) else { return nil }
         guard let converted = T(attributeValue: value) else {

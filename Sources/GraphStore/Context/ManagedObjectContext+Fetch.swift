@@ -62,7 +62,7 @@ extension ManagedObjectContext {
                 releaseUnreferenced(number: last.number, key: last.key)
             }
             guard let object = candidate.object else { return true }
-            if candidate.isNew { previous = (object.objectID.entity.number, candidate.rank.key) }
+            if candidate.isNew { previous = (object.objectID.mapping.number, candidate.rank.key) }
             try body(object)
             return true
         }

@@ -80,10 +80,9 @@ final class FetchRowConverter {
         let number: Int
         let layout: RowLayout
         let type: ManagedObject.Type
-        /// The entity half of the objects' IDs.
-        let entity: StoreEntity
-        /// Each to-one's declared destination, as its IDs name it.
-        let destinations: [StoreEntity?]
+        let mapping: EntityMapping
+        /// Each to-one's declared destination.
+        let destinations: [EntityMapping?]
         /// Whether each to-one's destination has sub-entities (its rows say which one).
         let destinationsHaveSubentities: [Bool]
 
@@ -91,7 +90,7 @@ final class FetchRowConverter {
             number = layout.mapping.number
             self.layout = layout
             self.type = type
-            entity = store.storeEntity(for: layout.mapping)
+            mapping = layout.mapping
             destinations = layout.toOnes.map { store.declaredDestination(of: layout.mapping, relationship: $0.index) }
             destinationsHaveSubentities = layout.toOnes.map { layout.mapping.relationships[$0.index].destinationHasSubentities }
         }
@@ -118,7 +117,7 @@ final class FetchRowConverter {
         let key = statement.int64(0)
         guard reader != nil else { return try keyCandidate(statement, number: number, key: key) }
         guard let reading = reading(number) else { return nil }
-        if !deleted.isEmpty, deleted.contains(ObjectID(entity: reading.entity, primaryKey: key)) {
+        if !deleted.isEmpty, deleted.contains(ObjectID(mapping: reading.mapping, primaryKey: key)) {
             return nil
         }
         var isNew = false
@@ -127,7 +126,7 @@ final class FetchRowConverter {
             if !existing.hasData { try fill(existing, key: key, from: statement, reading) }
             object = existing
         } else {
-            let made = reading.type.init(objectID: ObjectID(entity: reading.entity, primaryKey: key), context: context)
+            let made = reading.type.init(objectID: ObjectID(mapping: reading.mapping, primaryKey: key), context: context)
             try fill(made, key: key, from: statement, reading)
             context.registered.insert(made, number: number, key: key)
             object = made

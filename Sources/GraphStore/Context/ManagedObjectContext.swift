@@ -117,10 +117,9 @@ public final class ManagedObjectContext {
         lastInserted = nil
     }
 
-    /// The mapping, shared store entity and class of an entity that can be inserted.
+    /// The mapping and class of an entity that can be inserted.
     struct InsertionTemplate {
         let mapping: EntityMapping
-        let entity: StoreEntity
         let type: ManagedObject.Type
     }
 
@@ -128,7 +127,7 @@ public final class ManagedObjectContext {
         if let last = lastInserted, last.mapping.name == entityName { return last }
         let mapping = try store.mapping(for: entityName)
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
-        let template = InsertionTemplate(mapping: mapping, entity: store.storeEntity(for: mapping), type: objectClass(for: mapping))
+        let template = InsertionTemplate(mapping: mapping, type: objectClass(for: mapping))
         lastInserted = template
         return template
     }
@@ -187,7 +186,7 @@ public final class ManagedObjectContext {
     public func insert(_ entityName: String) throws -> ManagedObject {
         let template = try insertionTemplate(entityName)
         let mapping = template.mapping
-        let id = ObjectID(temporaryFor: template.entity, serial: nextTemporaryID)
+        let id = ObjectID(temporaryFor: mapping, serial: nextTemporaryID)
         nextTemporaryID += 1
         let object = template.type.init(objectID: id, context: self)
         object.isFault = false

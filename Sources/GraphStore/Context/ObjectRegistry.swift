@@ -83,9 +83,7 @@ final class ObjectRegistry {
 
     /// The registered object with this ID.
     subscript(id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let object = object(number: id.entity.number, key: key),
-            StoreEntity.same(object.objectID.entity, id.entity)
-        else { return nil }
+        guard let key = id.primaryKey, let object = object(number: id.mapping.number, key: key), object.objectID == id else { return nil }
         return object
     }
 
@@ -111,7 +109,7 @@ final class ObjectRegistry {
     /// Registers an object under its (permanent) ID.
     func insert(_ object: ManagedObject, for id: ObjectID) {
         guard let key = id.primaryKey else { return }
-        insert(object, number: id.entity.number, key: key)
+        insert(object, number: id.mapping.number, key: key)
     }
 
     /// Removes and returns the object with this ID.
@@ -120,8 +118,8 @@ final class ObjectRegistry {
     /// (a subclass's `deinit` may do anything) never runs while the table is being changed.
     @discardableResult
     func removeValue(forKey id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let i = find(id.entity.number, key), let object = entries?[i].object,
-            StoreEntity.same(object.takeUnretainedValue().objectID.entity, id.entity)
+        guard let key = id.primaryKey, let i = find(id.mapping.number, key), let object = entries?[i].object,
+            object.takeUnretainedValue().objectID == id
         else { return nil }
         return remove(at: i)
     }

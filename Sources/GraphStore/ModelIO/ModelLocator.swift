@@ -11,7 +11,7 @@ enum ModelLocator {
 
     static func model(
         forStoreAt path: String, sampler: SchemaSampler, schema: DatabaseSchema,
-        records: [Int: EntityRecord], metadata: StoreMetadata
+        records: [Int: PrimaryKeyEntry], metadata: StoreMetadata
     ) throws(StoreError) -> Found {
         var problem: ModelCacheProblem?
         switch ModelCacheReader.read(sampler, schema: schema) {
@@ -40,7 +40,7 @@ enum ModelLocator {
     /// Inference names entities as `Z_PRIMARYKEY` does; after a renaming migration those
     /// names can be older than the ones the store's metadata lists. Say so rather than guess
     /// which new name belongs to which row.
-    private static func staleNameNotes(records: [Int: EntityRecord], metadata: StoreMetadata) -> [String] {
+    private static func staleNameNotes(records: [Int: PrimaryKeyEntry], metadata: StoreMetadata) -> [String] {
         let current = Set(metadata.versionHashes.keys)
         guard !current.isEmpty else { return [] }
         let recorded = records.values.filter { $0.number < 16000 }

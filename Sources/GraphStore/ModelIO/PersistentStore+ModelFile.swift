@@ -39,6 +39,6 @@ extension PersistentStore {
     /// let (model, notes) = try store.inferredModel()
     /// ```
     public func inferredModel() throws(ModelError) -> (ManagedObjectModel, [String]) {
-        try SchemaInference(sampler: sampler, schema: schema, records: records).infer()
+        try SchemaInference(sampler: sampler, schema: schema, records: primaryKeyEntries).infer()
     }
 }

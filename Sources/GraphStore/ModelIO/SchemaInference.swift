@@ -9,7 +9,7 @@ struct SchemaInference {
     /// Reads the sample keys that tell a to-one's concrete destination.
     let sampler: SchemaSampler
     let schema: DatabaseSchema
-    let records: [Int: EntityRecord]
+    let records: [Int: PrimaryKeyEntry]
 
     func infer() throws(ModelError) -> (ManagedObjectModel, [String]) {
         var notes: [String] = ["property names are guessed from upper-cased column names (case may differ from the app's model)"]
@@ -70,9 +70,9 @@ struct SchemaInference {
     /// A key column without a `Z<n>_` companion points at an entity without sub-entities.
     /// When the name-guessed destination has sub-entities, a stored key shows which one;
     /// with no rows, the first entity without sub-entities below it is taken.
-    private func leafDestination(for guess: String, table: String, column: String, records: [EntityRecord]) -> String? {
+    private func leafDestination(for guess: String, table: String, column: String, records: [PrimaryKeyEntry]) -> String? {
         let byNumber = Dictionary(records.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
-        func children(_ number: Int) -> [EntityRecord] { records.filter { $0.superNumber == number } }
+        func children(_ number: Int) -> [PrimaryKeyEntry] { records.filter { $0.superNumber == number } }
         guard let guessed = records.first(where: { $0.name == guess }), !children(guessed.number).isEmpty else { return guess }
         var root = guessed
         // Bounded: a store's Z_SUPER is checked for cycles when it opens, but a walk that

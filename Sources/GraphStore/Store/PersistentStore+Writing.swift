@@ -11,7 +11,7 @@ extension PersistentStore {
     /// records the new maximum. A `Z_MAX` below the largest stored key (seen in the wild)
     /// is repaired by starting above the largest key.
     public func allocatePrimaryKeys(root: EntityMapping, count: Int) throws -> ClosedRange<Int64> {
-        guard var record = records[root.number] else { throw StoreError.unknownEntity(root.name) }
+        guard var record = primaryKeyEntries[root.number] else { throw StoreError.unknownEntity(root.name) }
         // Read again (another program may have written since the store opened), checked.
         var stored = record.max
         if let value = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))]), value != .null {
@@ -30,7 +30,7 @@ extension PersistentStore {
         try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             .execute([.integer(end), .integer(Int64(root.number))])
         record.max = end
-        records[root.number] = record
+        primaryKeyEntries[root.number] = record
         return start...end
     }
 
@@ -94,7 +94,7 @@ extension PersistentStore {
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
     /// number (no SQL text or key is hashed per row on the save path). Every caller resets
     /// the statement after its one use, so it comes out of the cache ready to bind.
-    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout EntityNumberTable<Statement>) throws -> Statement {
+    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout ByEntityNumber<Statement>) throws -> Statement {
         if let statement = cache[mapping.number] { return statement }
         let statement = try connection.prepare(sql)
         cache[mapping.number] = statement

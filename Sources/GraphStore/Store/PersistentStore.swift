@@ -57,8 +57,9 @@ public final class PersistentStore {
     public private(set) var metadata: StoreMetadata
     /// The store's tables, columns and indexes.
     public let schema: DatabaseSchema
-    /// The `Z_PRIMARYKEY` rows, by entity number.
-    public internal(set) var records: [Int: EntityRecord]
+    /// The `Z_PRIMARYKEY` rows (the store's entities and their key counters), by entity
+    /// number.
+    public internal(set) var primaryKeyEntries: [Int: PrimaryKeyEntry]
     /// Oddities found while opening (a `Z_MAX` below the largest key, unknown entities, ...).
     public let anomalies: [String]
     /// Why the store's own `Z_MODELCACHE` was not used when the store was opened without a
@@ -80,14 +81,12 @@ public final class PersistentStore {
     private let file: StoreFile.Opened
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
     // touches them, never overlapping, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var insertStatements = EntityNumberTable<Statement>()
-    @exclusivity(unchecked) var updateStatements = EntityNumberTable<Statement>()
+    @exclusivity(unchecked) var insertStatements = ByEntityNumber<Statement>()
+    @exclusivity(unchecked) var updateStatements = ByEntityNumber<Statement>()
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
     /// The compiled fetch queries, by fingerprint (see ``QueryCache``).
     let queryCache = QueryCache()
-    /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).
-    let storeEntities = StoreEntityTable()
 
     /// The store's UUID (`Z_UUID`), which object-ID URIs carry.
     public var uuid: String { metadata.uuid }
@@ -144,7 +143,7 @@ public final class PersistentStore {
             self.file = file
             self.schema = opened.schema
             self.metadata = opened.metadata
-            self.records = opened.records
+            self.primaryKeyEntries = opened.records
             self.model = opened.model
             self.modelOrigin = opened.origin
             self.modelCacheProblem = opened.modelCacheProblem
@@ -165,7 +164,7 @@ public final class PersistentStore {
     private struct Opened {
         var schema: DatabaseSchema
         var metadata: StoreMetadata
-        var records: [Int: EntityRecord]
+        var records: [Int: PrimaryKeyEntry]
         var model: ManagedObjectModel
         var origin: ModelOrigin
         var modelCacheProblem: ModelCacheProblem?
@@ -192,11 +191,11 @@ public final class PersistentStore {
         } else {
             chosen = try ModelLocator.model(forStoreAt: path, sampler: SchemaSampler(connection: connection), schema: schema, records: records, metadata: metadata)
         }
-        let numbering = EntityNumbering(model: chosen.model, records: records, metadata: metadata, schema: schema)
+        let numbering = PrimaryKeyEntryMatcher(model: chosen.model, records: records, metadata: metadata, schema: schema)
         let numbers = numbering.numbers
         anomalies += numbering.notes
         var differences = numbering.differences
-        var resolver = LayoutResolver(model: chosen.model, numbers: numbers, schema: schema, storeNames: numbering.storeNames)
+        var resolver = LayoutResolver(model: chosen.model, numbers: numbers, schema: schema, storeNames: numbering.storeNames, storeUUID: metadata.uuid)
         let mappings = resolver.resolve()
         differences += resolver.differences
         guard differences.isEmpty else { throw .modelMismatch(path: path, differences: differences) }
@@ -215,9 +214,9 @@ public final class PersistentStore {
 
     /// The `Z_PRIMARYKEY` rows, each number checked (a real beyond `Int64` or text is an
     /// error naming its row and column, not a crash), and `Z_SUPER` checked for cycles.
-    private static func readRecords(_ opening: Opening) throws(StoreError) -> [Int: EntityRecord] {
+    private static func readRecords(_ opening: Opening) throws(StoreError) -> [Int: PrimaryKeyEntry] {
         let path = opening.path
-        var records: [Int: EntityRecord] = [:]
+        var records: [Int: PrimaryKeyEntry] = [:]
         do {
             for row in try opening.connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") {
                 guard case .text(let name) = row[1] else {
@@ -237,7 +236,7 @@ public final class PersistentStore {
                     return value
                 }
                 let entity = Int(entityNumber)
-                records[entity] = EntityRecord(number: entity, name: name, superNumber: Int(try number(2, "Z_SUPER")), max: try number(3, "Z_MAX"))
+                records[entity] = PrimaryKeyEntry(number: entity, name: name, superNumber: Int(try number(2, "Z_SUPER")), max: try number(3, "Z_MAX"))
             }
         } catch let error as StoreError {
             throw error
@@ -272,9 +271,9 @@ public final class PersistentStore {
         guard !FileManager.default.fileExists(atPath: path) else { throw .alreadyExists(path: path) }
         var numbers: [String: Int] = [:]
         for (i, entity) in model.entitiesInNumberingOrder.enumerated() { numbers[entity.name] = i + 1 }
-        var resolver = LayoutResolver(model: model, numbers: numbers, schema: nil)
-        let mappings = resolver.resolve()
         let metadata = StoreMetadata(newStoreFor: model)
+        var resolver = LayoutResolver(model: model, numbers: numbers, schema: nil, storeUUID: metadata.uuid)
+        let mappings = resolver.resolve()
         do {
             let connection = try Connection(path: path, mode: .create)
             try connection.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = WAL")
