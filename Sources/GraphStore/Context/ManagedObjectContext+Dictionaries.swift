@@ -20,8 +20,8 @@ extension ManagedObjectContext {
         // With an in-memory part, the query reads rows (see `PersistentStore.fetchQuery(for:)`).
         guard query.residual == nil else { return try dictionariesInMemory(request, query) }
         var results: [[String: FetchedValue]] = []
-        try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { statement in
-            results.append(try dictionary(statement, query))
+        try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { row in
+            results.append(try row.dictionary(of: query))
             return true
         }
         return results
@@ -33,28 +33,6 @@ extension ManagedObjectContext {
         let attributes = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
         let toOnes = mapping.relationships.filter { if case .foreignKey = $0.storage { true } else { false } }.map(\.relationship.name)
         return attributes + toOnes
-    }
-
-    private func dictionary(_ statement: Statement, _ query: FetchQuery) throws -> [String: FetchedValue] {
-        var result: [String: FetchedValue] = [:]
-        var column = 0
-        for property in query.properties {
-            if let type = property.attributeType {
-                let raw = statement.value(column)
-                column += 1
-                do {
-                    if let value = try RowCodec.decode(raw, as: type) { result[property.name] = .attribute(value) }
-                } catch {
-                    throw StoreError.malformedValue(
-                        entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)
-                }
-            } else {
-                defer { column += 2 }
-                guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { continue }
-                result[property.name] = .objectID(store.objectID(mapping, primaryKey: statement.int64(column)))
-            }
-        }
-        return result
     }
 
     /// With an in-memory residual: the rows are read in a context of their own (so the

@@ -92,7 +92,7 @@ extension PersistentStore {
         var columns: [String]
         switch selection {
         case .rows:
-            let reader = RowReader(family: family)
+            let reader = rowReader(family: family)
             query.reader = reader
             columns = [reader.selectList(alias: "t0")]
             query.sortStart = 3 + reader.columns.count
