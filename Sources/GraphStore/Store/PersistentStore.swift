@@ -276,7 +276,7 @@ public final class PersistentStore {
         let mappings = resolver.resolve()
         do {
             let connection = try Connection(path: path, mode: .create)
-            try connection.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = WAL")
+            try connection.executeScript("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = WAL")
             try connection.transaction {
                 for statement in SchemaWriter(model: model, mappings: mappings).statements() {
                     try connection.execute(statement)
