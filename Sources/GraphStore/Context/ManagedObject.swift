@@ -30,10 +30,34 @@ open class ManagedObject {
     @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// The context the object lives in (nil once it is deleted and saved, rolled back,
     /// reset, or its context is gone).
-    ///
-    /// Not a weak reference, for speed: the context keeps track of every object that points
-    /// at it and clears this before it goes away, so it is never left dangling.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get {
+            #if DEBUG
+            assert(!holdsContext || contextCheck != nil, "\(objectID) points at a context that is gone: it was not detached")
+            #endif
+            return context
+        }
+        set {
+            context = newValue
+            #if DEBUG
+            contextCheck = newValue
+            holdsContext = newValue != nil
+            #endif
+        }
+    }
+    /// The context, held without a reference count, for speed (an object is made for every
+    /// row a fetch reads, and its context is read on every change). Safe because of an
+    /// invariant: the context keeps track of every object that points at it (registered,
+    /// inserted or deleted) and clears this before it goes away (`detach()`), so it is never
+    /// left dangling. Debug builds check it through ``contextCheck``.
+    @exclusivity(unchecked) private unowned(unsafe) var context: ManagedObjectContext?
+    #if DEBUG
+    /// The same context held weakly, in debug builds only: it becomes nil when the context
+    /// goes, so reading a dangling ``context`` fails an assertion instead of reading freed
+    /// memory (the check never loads ``context`` itself).
+    private weak var contextCheck: ManagedObjectContext?
+    private var holdsContext = false
+    #endif
     /// Whether the object's values have not been touched yet.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
 
@@ -80,7 +104,7 @@ open class ManagedObject {
     /// keep this initializer).
     public required init(objectID: ObjectID, context: ManagedObjectContext) {
         self.objectID = objectID
-        self.managedObjectContext = context
+        self.context = context
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
@@ -90,6 +114,10 @@ open class ManagedObject {
         self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
         self.toMany = ToManySlots(count: mapping.relationshipInfo.count)
         self.version = 0
+        #if DEBUG
+        self.contextCheck = context
+        self.holdsContext = true
+        #endif
     }
 
     /// The object's entity mapping (entity, table, columns).

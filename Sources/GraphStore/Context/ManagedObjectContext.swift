@@ -80,13 +80,10 @@ public final class ManagedObjectContext {
         case attribute(index: Int)
         /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
-        // Members are unmanaged so that the enum stays trivial: with no observer, passing it
-        // costs no retain, release or outlined copy on the insert path. Observers run while
-        // the member is alive and retain it themselves if they keep it.
         /// `member` is about to join the to-many relationship at `index`.
-        case toManyInsertion(index: Int, member: Unmanaged<ManagedObject>)
+        case toManyInsertion(index: Int, member: ManagedObject)
         /// `member` is about to leave the to-many relationship at `index`.
-        case toManyRemoval(index: Int, member: Unmanaged<ManagedObject>)
+        case toManyRemoval(index: Int, member: ManagedObject)
         case insert
         case delete
     }

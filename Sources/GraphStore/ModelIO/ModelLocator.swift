@@ -49,7 +49,7 @@ enum ModelLocator {
         guard !stale.isEmpty, !unrecorded.isEmpty else { return [] }
         return [
             "entities \(stale.joined(separator: ", ")) are named as Z_PRIMARYKEY records them, but the store's metadata lists "
-                + "\(unrecorded.joined(separator: ", ")) instead (a renaming migration); open with --model to use the current names"
+                + "\(unrecorded.joined(separator: ", ")) instead \(ModelOrigin.renamingMigrationNote)"
         ]
     }
 }

@@ -21,6 +21,20 @@ public enum ModelOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension ModelOrigin {
+    /// How a note of an inferred model ends when the store names entities as an older
+    /// model did while its metadata lists the current names (a renaming migration): opening
+    /// the store with its current model gives the current names. A program that opens stores
+    /// its own way adds its own advice after it.
+    ///
+    /// ```swift
+    /// if case .inferred(let notes) = store.modelOrigin, notes.contains(where: { $0.hasSuffix(ModelOrigin.renamingMigrationNote) }) {
+    ///     print("open the store with the app's current model to see the current entity names")
+    /// }
+    /// ```
+    public static let renamingMigrationNote = "(a renaming migration)"
+}
+
 /// An SQLite store in Core Data's layout, opened with a model.
 ///
 /// Opening reads the store's own bookkeeping (`Z_PRIMARYKEY`, `Z_METADATA`, the tables'
