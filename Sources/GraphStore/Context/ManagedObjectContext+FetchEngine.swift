@@ -66,10 +66,11 @@ final class FetchRowConverter {
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
     private let store: PersistentStore
-    /// The entity of the last row read (rows of one entity usually come in runs). Read for
-    /// every row and only ever accessed from `reading(_:_:)`, so exclusivity is not checked.
-    @exclusivity(unchecked) private var last: EntityReading?
-    @exclusivity(unchecked) private var readings: [EntityReading] = []
+    /// The entity of the last row read (rows of one entity usually come in runs), and every
+    /// entity read so far. Read for every row and only ever accessed from `reading(_:_:)`, so
+    /// exclusivity is not checked (see `UncheckedStorage.swift`).
+    private let last = UncheckedCell<EntityReading?>(nil)
+    private let readings = UncheckedCell<[EntityReading]>([])
 
     /// What reading rows of one concrete entity needs: where its values are, and its class.
     private final class EntityReading {
@@ -142,15 +143,15 @@ final class FetchRowConverter {
     }
 
     private func reading(_ number: Int, _ row: RowCursor) -> EntityReading? {
-        if let last, last.number == number { return last }
-        if let known = readings.first(where: { $0.number == number }) {
-            last = known
+        if let last = last.value, last.number == number { return last }
+        if let known = readings.value.first(where: { $0.number == number }) {
+            last.value = known
             return known
         }
         guard let layout = row.layout(entityNumber: number) else { return nil }
         let reading = EntityReading(layout: layout, type: context.objectClass(for: layout.mapping))
-        readings.append(reading)
-        last = reading
+        readings.value.append(reading)
+        last.value = reading
         return reading
     }
 

@@ -36,23 +36,40 @@ public final class ManagedObjectContext {
     /// for every row a fetch reads. A constant, so that reaching it costs no retain.
     let registered = ObjectRegistry()
     // The insert path touches these once per object; no access to them ever overlaps
-    // another (walks go over copies), so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var inserted = InsertionList()
+    // another (walks go over copies), so exclusivity is not checked at run time: each lives
+    // in an UncheckedCell (see `UncheckedStorage.swift`), whose debug builds check it.
+    private let insertedCell = UncheckedCell(InsertionList())
+    var inserted: InsertionList {
+        get { insertedCell.value }
+        _modify { yield &insertedCell.value }
+    }
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
     /// What inserting an object of the last inserted entity needs (seeding inserts many
     /// objects of one entity in a row: no lookup by name, class or entity per object then).
-    @exclusivity(unchecked) private var lastInserted: InsertionTemplate?
-    @exclusivity(unchecked) var nextTemporaryID: Int64 = 1
+    private let lastInsertedCell = UncheckedCell<InsertionTemplate?>(nil)
+    private var lastInserted: InsertionTemplate? {
+        get { lastInsertedCell.value }
+        _modify { yield &lastInsertedCell.value }
+    }
+    private let nextTemporaryIDCell = UncheckedCell<Int64>(1)
+    var nextTemporaryID: Int64 {
+        get { nextTemporaryIDCell.value }
+        _modify { yield &nextTemporaryIDCell.value }
+    }
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
     var installedUndoManager: ContextUndoManager?
     /// The versions read of objects the context let go of (see ``SeenVersions``). Checked
     /// for every object a fetch makes; no access overlaps another.
-    @exclusivity(unchecked) var seenVersions = SeenVersions()
+    private let seenVersionsCell = UncheckedCell(SeenVersions())
+    var seenVersions: SeenVersions {
+        get { seenVersionsCell.value }
+        _modify { yield &seenVersionsCell.value }
+    }
     /// What a save in progress changed before its commit, to put back if it fails.
     var saveRestorePoint: SaveRestorePoint?
 
@@ -71,7 +88,11 @@ public final class ManagedObjectContext {
     // Read on every change, written only when an undo manager is installed or removed
     // (never during a change: the loops iterate their own copy). Once anything writes it,
     // each read would otherwise pay a runtime exclusivity check on the insert path.
-    @exclusivity(unchecked) var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    private let changeObserversCell = UncheckedCell<[(ManagedObject, ChangeKind) throws -> Void]>([])
+    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] {
+        get { changeObserversCell.value }
+        _modify { yield &changeObserversCell.value }
+    }
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 

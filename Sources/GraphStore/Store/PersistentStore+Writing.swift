@@ -52,7 +52,7 @@ extension PersistentStore {
     /// Inserts a new row of `mapping` with key `primaryKey` at version 1, its columns taken
     /// from `source` (a context's save hands its objects over as they are).
     func insertRow(_ mapping: EntityMapping, primaryKey: Int64, from source: some RowSource) throws {
-        let statement = try statement(mapping.insertSQL, for: mapping, in: &insertStatements)
+        let statement = try statement(mapping.insertSQL, for: mapping, in: insertStatements)
         // Every parameter is bound below, so the earlier bindings need not be cleared.
         defer { statement.rewind() }
         statement.bind(primaryKey, at: 1)
@@ -75,7 +75,7 @@ extension PersistentStore {
     /// `version`; answers false, having changed nothing, otherwise: a context describes (or
     /// overwrites) the conflict itself.
     func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, from source: some RowSource) throws -> Bool {
-        let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
+        let statement = try statement(mapping.updateSQL, for: mapping, in: updateStatements)
         defer { statement.rewind() }
         statement.bind(version + 1, at: 1)
         try bindRow(mapping, from: source, to: statement, at: 2)
@@ -89,10 +89,10 @@ extension PersistentStore {
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
     /// number (no SQL text or key is hashed per row on the save path). Every caller rewinds
     /// the statement after its one use and binds every parameter before the next.
-    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout ByEntityNumber<Statement>) throws -> Statement {
-        if let statement = cache[mapping.number] { return statement }
+    private func statement(_ sql: String, for mapping: EntityMapping, in cache: UncheckedCell<ByEntityNumber<Statement>>) throws -> Statement {
+        if let statement = cache.value[mapping.number] { return statement }
         let statement = try connection.prepare(sql)
-        cache[mapping.number] = statement
+        cache.value[mapping.number] = statement
         return statement
     }
 

@@ -94,9 +94,10 @@ public final class PersistentStore {
     /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
     private let file: StoreFile.Opened
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
-    // touches them, never overlapping, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var insertStatements = ByEntityNumber<Statement>()
-    @exclusivity(unchecked) var updateStatements = ByEntityNumber<Statement>()
+    // touches them, never overlapping, so exclusivity is not checked at run time (see
+    // `UncheckedStorage.swift`).
+    let insertStatements = UncheckedCell(ByEntityNumber<Statement>())
+    let updateStatements = UncheckedCell(ByEntityNumber<Statement>())
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
     /// The compiled fetch queries, by fingerprint (see ``QueryCache``).
