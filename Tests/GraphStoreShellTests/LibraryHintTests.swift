@@ -27,7 +27,7 @@ import TestScratch
     @Test func staleEntityNamesGetTheREPLsAdvice() throws {
         let path = try ScratchDirectory.make("graphstore-shell").appendingPathComponent("stale.sqlite").path
         do {
-            let store = try PersistentStore.create(at: path, model: try bookStoreModel())
+            let store = try PersistentStore.create(at: path, model: try ModelFile.load(path: ShellFixtures.exampleModel))
             try store.checkpoint()
         }
         let connection = try Connection(path: path, mode: .readWrite)
@@ -83,18 +83,5 @@ import TestScratch
         #expect(try dropped.run(".schema Book").contains("Book,title,fetch index,,,,byTitle\n"))
         let reopened = try PersistentStore(path: path, model: model)
         #expect(reopened.index(for: byTitle, of: try reopened.mapping(for: "Book")) == nil)
-    }
-
-    private func bookStoreModel() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("BookCategory") {
-                AttributeDescription("name", .string)
-                RelationshipDescription("books", to: "Book", inverse: "category", toMany: true)
-            }
-            EntityDescription("Book") {
-                AttributeDescription("title", .string)
-                RelationshipDescription("category", to: "BookCategory", inverse: "books")
-            }
-        }
     }
 }
