@@ -8,7 +8,7 @@ import Testing
 /// predicate that compiles differently from one run to the next, that a fetch compiles its
 /// SQL once, and that the SQL shown for a request is the statement the fetch runs.
 @Suite("Compiled queries kept by the store")
-struct FetchQueryCacheTests {
+struct QueryCacheTests {
     private func names(_ objects: FetchedObjects) throws -> [String] {
         try objects.map { try $0.get("name", as: String.self) ?? "" }.sorted()
     }
