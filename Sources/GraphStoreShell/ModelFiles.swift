@@ -6,7 +6,7 @@ enum ModelFiles {
         do {
             return try ModelFile.load(path: path, version: nil)
         } catch {
-            throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
+            throw ShellError(ShellError.message(for: error), exitCode: ExitStatus.storeNotOpened)
         }
     }
 }

@@ -11,7 +11,21 @@ extension ShellError {
         case let error as StoreError where error.isInterruption: return ShellError("interrupted")
         case let error as SQLiteError where error.isInterruption: return ShellError("interrupted")
         case let error as RegexMatchError where error.isInterruption: return ShellError("interrupted")
-        default: return ShellError(sentence(for: error))
+        default: return ShellError(message(for: error))
+        }
+    }
+
+    /// A library error as the REPL says it: the library's own words (which speak of stores
+    /// and models), followed by the REPL's remedy where it is one of its flags; Foundation's
+    /// errors as the system's reason (see ``sentence(for:)``).
+    static func message(for error: any Error) -> String {
+        switch error {
+        case StoreError.readOnly:
+            return "\(error); writing needs --write"
+        case ModelFileError.legacyFormat(let path, let reason):
+            return "\(path): legacy Xcode 3 model (elements archive); open it in Xcode to convert it, or pass the store without --model (\(reason))"
+        default:
+            return sentence(for: error)
         }
     }
 

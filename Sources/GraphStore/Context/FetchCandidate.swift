@@ -10,7 +10,7 @@ struct FetchCandidate {
 
     private var source: Source
     /// The values of the request's sort keys, as SQL orders them.
-    var sortValues: [SQLiteValue]
+    var sortValues: [SortValue]
     /// The last sort key: stored objects by `Z_PK` (as the SQL's `ORDER BY …, t0.Z_PK`),
     /// then unsaved ones in insertion order.
     var rank: (temporary: Int, key: Int64)
@@ -32,14 +32,14 @@ struct FetchCandidate {
     }
 
     /// A result; `object`, when given, must be the object with ID `id`.
-    init(id: ObjectID, object: ManagedObject?, sortValues: [SQLiteValue], insertionIndex: Int = 0) {
+    init(id: ObjectID, object: ManagedObject?, sortValues: [SortValue], insertionIndex: Int = 0) {
         self.source = object.map(Source.object) ?? .stored(id)
         self.sortValues = sortValues
         rank = id.primaryKey.map { (0, $0) } ?? (1, Int64(insertionIndex))
     }
 
     /// A stored object's result (the fetch loop: no ID is copied).
-    init(object: ManagedObject, primaryKey: Int64, sortValues: [SQLiteValue]) {
+    init(object: ManagedObject, primaryKey: Int64, sortValues: [SortValue]) {
         self.source = .object(object)
         self.sortValues = sortValues
         rank = (0, primaryKey)
@@ -48,7 +48,7 @@ struct FetchCandidate {
     /// Whether this result comes before `other` in the order of `sorts`.
     func precedes(_ other: FetchCandidate, in sorts: [FetchQuery.SortColumn]) -> Bool {
         for (i, sort) in sorts.enumerated() {
-            let order = SQLiteValueOrder.compare(sortValues[i], other.sortValues[i])
+            let order = SortValue.compare(sortValues[i], other.sortValues[i])
             if order != 0 { return sort.ascending ? order < 0 : order > 0 }
         }
         return rank < other.rank
@@ -58,11 +58,7 @@ struct FetchCandidate {
 extension ManagedObject {
     /// The object's sort values as SQL would compute them from its row: the value at each
     /// key path, stored the way the store stores it (and folded when case-insensitive).
-    func sortValues(for sorts: [FetchQuery.SortColumn]) throws -> [SQLiteValue] {
-        try sorts.map { sort in
-            let value = RowCodec.encode(try predicateValue(forKeyPath: sort.keyPath).attributeValue, as: sort.attributeType)
-            guard !sort.folding.isEmpty, case .text(let text) = value else { return value }
-            return .text(StringMatching.fold(text, sort.folding))
-        }
+    func sortValues(for sorts: [FetchQuery.SortColumn]) throws -> [SortValue] {
+        try sorts.map { $0.sortValue(of: try predicateValue(forKeyPath: $0.keyPath)) }
     }
 }

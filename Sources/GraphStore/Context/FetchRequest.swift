@@ -10,7 +10,7 @@
 /// `inMemoryPredicate`), so the answer is the in-memory evaluator's. What that means:
 ///
 /// - **nil**: comparisons follow `evaluate(with:)`, not SQL's NULL logic. In particular
-///   `name != "Bob"` matches objects whose name is nil (it compiles to `IS NOT`). Core
+///   `name != "Bob"` matches objects whose name is nil (as the evaluator says). Core
 ///   Data's SQLite store differs here (its `<>` drops NULL rows); write
 ///   `name != "Bob" AND name != nil` for its answer.
 /// - **Typing**: a number never equals a string (`age == "30"` is false), as `isEqual:` says;
@@ -36,21 +36,13 @@
 /// ```
 public struct FetchRequest: Sendable {
     /// The entity whose objects are fetched.
-    public var entityName: String {
-        didSet { queryCache = FetchQueryCache() }
-    }
+    public var entityName: String
     /// Whether objects of sub-entities are included (the default), as in Core Data.
-    public var includesSubentities: Bool = true {
-        didSet { queryCache = FetchQueryCache() }
-    }
+    public var includesSubentities: Bool = true
     /// The condition objects must meet; nil fetches every object.
-    public var predicate: ObjectPredicate? {
-        didSet { queryCache = FetchQueryCache() }
-    }
+    public var predicate: ObjectPredicate?
     /// The order of the results, first key first; without keys the order is the store's.
-    public var sortKeys: [SortKey] = [] {
-        didSet { queryCache = FetchQueryCache() }
-    }
+    public var sortKeys: [SortKey] = []
     /// The most results to return; nil for no limit.
     public var fetchLimit: Int?
     /// How many results to skip first.
@@ -63,17 +55,9 @@ public struct FetchRequest: Sendable {
     public var includesPendingChanges: Bool = true
     /// For dictionary results: the attributes (or to-one relationships) to return, as key
     /// paths through to-one relationships (`"category.name"`).
-    public var propertiesToFetch: [String] = [] {
-        didSet { queryCache = FetchQueryCache() }
-    }
+    public var propertiesToFetch: [String] = []
     /// For dictionary results: whether repeated dictionaries are returned once.
-    public var returnsDistinctResults: Bool = false {
-        didSet { queryCache = FetchQueryCache() }
-    }
-
-    /// The SQL this request compiled to (see ``FetchQueryCache``); replaced whenever a
-    /// property the SQL depends on changes.
-    private(set) var queryCache = FetchQueryCache()
+    public var returnsDistinctResults: Bool = false
 
     /// A request for the objects of an entity that match a predicate.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
@@ -98,7 +82,7 @@ public struct FetchRequest: Sendable {
 /// What a fetch returns, for showing the SQL each kind of result runs.
 ///
 /// ```swift
-/// let sql = try store.sql(for: request, resultType: .count)   // SELECT COUNT(*) FROM …
+/// let sql = try store.sql(for: request, resultType: .count)   // what count(for: request) runs
 /// ```
 public enum FetchResultType: Sendable, Hashable, CaseIterable {
     /// Managed objects (full rows).

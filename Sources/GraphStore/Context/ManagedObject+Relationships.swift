@@ -145,7 +145,7 @@ extension ManagedObject {
     func rawInsertToMany(_ index: Int, _ object: ManagedObject, at position: Int) throws {
         let ref = ObjectRef(object)
         guard !(try loadedToMany(index).contains(ref)) else { return }
-        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyInsertion(index: index, member: .passUnretained(object)))
+        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyInsertion(index: index, member: object))
         _ = toMany[index]?.insert(ref, at: position)
         dirtyRelationships.insert(index)
     }
@@ -154,7 +154,7 @@ extension ManagedObject {
     /// did not point here before.
     func rawAppendKnownAbsent(_ index: Int, _ object: ManagedObject) throws {
         if toMany[index] == nil { _ = try loadedToMany(index) }
-        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyInsertion(index: index, member: .passUnretained(object)))
+        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyInsertion(index: index, member: object))
         toMany.update(index) { $0?.appendKnownAbsent(ObjectRef(object)) }
         dirtyRelationships.insert(index)
     }
@@ -162,7 +162,7 @@ extension ManagedObject {
     func rawRemoveToMany(_ index: Int, _ object: ManagedObject) throws {
         let ref = ObjectRef(object)
         guard try loadedToMany(index).contains(ref) else { return }
-        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyRemoval(index: index, member: .passUnretained(object)))
+        try managedObjectContext?.willChange(self, relationshipIndex: index, .toManyRemoval(index: index, member: object))
         _ = toMany[index]?.remove(ref)
         dirtyRelationships.insert(index)
     }

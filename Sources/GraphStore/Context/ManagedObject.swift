@@ -2,9 +2,19 @@ import OrderedCollections
 
 /// An object of the graph: an instance of an entity, living in a context.
 ///
-/// Attributes are read and written by key, untyped (``value(forKey:)``) or typed
-/// (``get(_:as:)``, ``set(_:_:)``). An object fetched from the store is a *fault* until
-/// one of its values is touched; touching it fills it in.
+/// Values are read in one of three ways, each for its own job:
+///
+/// - ``get(_:as:)``: an attribute as a Swift type (`String`, `Int64`, `Date`…), the everyday read;
+/// - ``value(forKey:)``: an attribute as an ``AttributeValue``, when the type is known at run
+///   time only;
+/// - ``predicateValue(forKeyPath:)``: a key path through relationships (`category.name`,
+///   `pages.@count`), as a predicate sees it.
+///
+/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``. Attributes are
+/// written with ``set(_:_:)`` and ``setValue(_:forKey:)``, which record the change, or
+/// ``setPrimitive(_:_:)`` and ``setPrimitiveValue(_:forKey:)``, which do not. An object
+/// fetched from the store is a *fault* until one of its values is touched; touching it
+/// fills it in.
 ///
 /// Subclass it to give an entity typed accessors and custom behaviour, and register the
 /// subclass with ``ManagedObjectContext/register(_:forEntity:)``:
@@ -16,17 +26,55 @@ import OrderedCollections
 /// }
 /// ```
 open class ManagedObject {
-    /// The object's identity; temporary until the object is first saved.
-    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// The context the object lives in (nil once it is deleted and saved, rolled back,
     /// reset, or its context is gone).
-    ///
-    /// Not a weak reference, for speed: the context keeps track of every object that points
-    /// at it and clears this before it goes away, so it is never left dangling.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get {
+            #if DEBUG
+            assert(!holdsContext || contextCheck != nil, "\(objectID) points at a context that is gone: it was not detached")
+            #endif
+            return context
+        }
+        set {
+            context = newValue
+            #if DEBUG
+            contextCheck = newValue
+            holdsContext = newValue != nil
+            #endif
+        }
+    }
+
+    // The object's storage: touched for every object a fetch reads and a save writes, by the
+    // object's own methods and its context only, never through overlapping accesses. Release
+    // builds skip Swift's run-time exclusivity check on it (`@exclusivity(unchecked)`: without
+    // it, inserting 17,000 objects ran 28% more instructions); debug builds keep the check, so
+    // the test suite runs with it. With `UncheckedStorage.swift`, this is the library's unsafe
+    // code (see ARCHITECTURE.md).
+    #if DEBUG
+    /// The object's identity; temporary until the object is first saved.
+    public internal(set) var objectID: ObjectID
+    /// Whether the object's values have not been touched yet.
+    public internal(set) var isFault: Bool
+    var hasData: Bool
+    var values: ValueSlots
+    var toOne: ToOneSlots
+    var toMany: ToManySlots
+    var version: Int64
+    var snapshot: Snapshot?
+    var dirtyRelationships = IndexMask()
+    var lifecycle: Lifecycle = .registered
+    var pendingKey: Int64?
+    private unowned(unsafe) var context: ManagedObjectContext?
+    /// The same context held weakly: it becomes nil when the context goes, so reading a
+    /// dangling ``context`` fails an assertion instead of reading freed memory (the check
+    /// never loads ``context`` itself).
+    private weak var contextCheck: ManagedObjectContext?
+    private var holdsContext = false
+    #else
+    /// The object's identity; temporary until the object is first saved.
+    @exclusivity(unchecked) public internal(set) var objectID: ObjectID
     /// Whether the object's values have not been touched yet.
     @exclusivity(unchecked) public internal(set) var isFault: Bool
-
     @exclusivity(unchecked) var hasData: Bool
     /// One value per attribute (see ``SlotList``: held inline, no allocation of their own).
     @exclusivity(unchecked) var values: ValueSlots
@@ -34,12 +82,20 @@ open class ManagedObject {
     @exclusivity(unchecked) var toOne: ToOneSlots
     /// One set per relationship; nil until loaded (a relationship fault) or for to-ones.
     @exclusivity(unchecked) var toMany: ToManySlots
+    /// The version (`Z_OPT`) a save of the object checks.
     @exclusivity(unchecked) var version: Int64
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var dirtyRelationships = IndexMask()
     @exclusivity(unchecked) var lifecycle: Lifecycle = .registered
     /// The primary key handed out during a save, before it is known to have committed.
     @exclusivity(unchecked) var pendingKey: Int64?
+    /// The context, held without a reference count, for speed (an object is made for every
+    /// row a fetch reads, and its context is read on every change). Safe because of an
+    /// invariant: the context keeps track of every object that points at it (registered,
+    /// inserted or deleted) and clears this before it goes away (`detach()`), so it is never
+    /// left dangling. Debug builds check it against a weak reference.
+    @exclusivity(unchecked) private unowned(unsafe) var context: ManagedObjectContext?
+    #endif
 
     enum Lifecycle {
         case registered, inserted, deleted
@@ -62,15 +118,11 @@ open class ManagedObject {
         }
     }
 
-    // The storage above is only touched by the object's own methods and its context,
-    // never through overlapping accesses, so the per-access exclusivity checks (a
-    // measurable share of inserting and reading objects) are turned off for it.
-
     /// Creates an object; the context calls this (subclasses registered for an entity must
     /// keep this initializer).
     public required init(objectID: ObjectID, context: ManagedObjectContext) {
         self.objectID = objectID
-        self.managedObjectContext = context
+        self.context = context
         let mapping = objectID.mapping
         self.isFault = true
         self.hasData = false
@@ -80,6 +132,10 @@ open class ManagedObject {
         self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
         self.toMany = ToManySlots(count: mapping.relationshipInfo.count)
         self.version = 0
+        #if DEBUG
+        self.contextCheck = context
+        self.holdsContext = true
+        #endif
     }
 
     /// The object's entity mapping (entity, table, columns).
@@ -177,7 +233,10 @@ open class ManagedObject {
 
     // MARK: - Attributes
 
-    /// The value of an attribute.
+    /// The value of an attribute, as an ``AttributeValue``: for code that learns the
+    /// attribute's type at run time (a generic exporter, a shell). Knowing the type, use
+    /// ``get(_:as:)``; for a key path through relationships, ``predicateValue(forKeyPath:)``.
+    /// Reading never records a change, so this is also Core Data's `primitiveValue(forKey:)`.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         // The check is here, not only in fireFault, so that a filled object costs no call.
@@ -195,13 +254,6 @@ open class ManagedObject {
         values[index] = normalized
     }
 
-    /// The value of an attribute, without firing change tracking or hooks.
-    public func primitiveValue(forKey key: String) throws -> AttributeValue? {
-        let index = try attributeIndex(key)
-        if isFault { try fireFault() }
-        return values[index]
-    }
-
     /// Sets an attribute without recording a change (Core Data's primitive setter).
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
         let index = try attributeIndex(key)
@@ -213,7 +265,12 @@ open class ManagedObject {
         values[index] = normalized
     }
 
-    /// Reads an attribute as a Swift type.
+    /// Reads an attribute as a Swift type: the everyday read (see ``value(forKey:)`` for
+    /// reads whose type is known at run time only).
+    ///
+    /// ```swift
+    /// let title = try book.get("title", as: String.self)   // String?
+    /// ```
     public func get<T: AttributeConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
         guard let value = try value(forKey: key) else { return nil }
         guard let converted = T(attributeValue: value) else {

@@ -14,21 +14,22 @@ extension ManagedObjectContext {
         var unordered = request
         unordered.sortKeys = []
         let query = try store.fetchQuery(for: unordered, selection: .count)
-        guard query.residual == nil else { return try countInMemory(unordered) }
+        // With an in-memory part, the query reads rows (see `PersistentStore.fetchQuery(for:)`).
+        guard query.residual == nil else { return try countInMemory(unordered, query) }
         let pending = try PendingFetchChanges(context: self, request: unordered, query: query)
         var total = try store.count(of: query)
         if !pending.isEmpty {
             let skipped = pending.changed.union(pending.deleted).compactMap(\.primaryKey)
-            if !skipped.isEmpty { total -= try store.count(of: try store.fetchQuery(for: unordered, selection: .count, keys: skipped)) }
+            if !skipped.isEmpty { total -= try store.count(of: query.restricted(toKeys: skipped)) }
             total += pending.matches.count + pending.changedMatches.count
         }
         let afterOffset = max(0, total - request.fetchOffset)
         return request.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
     }
 
-    private func countInMemory(_ request: FetchRequest) throws -> Int {
+    private func countInMemory(_ request: FetchRequest, _ rows: FetchQuery) throws -> Int {
         var count = 0
-        try enumerate(request) { _ in count += 1 }
+        try enumerate(request, rows) { _ in count += 1 }
         return count
     }
 }

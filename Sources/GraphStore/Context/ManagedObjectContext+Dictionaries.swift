@@ -17,10 +17,11 @@ extension ManagedObjectContext {
         request.includesPendingChanges = false
         if request.propertiesToFetch.isEmpty { request.propertiesToFetch = try defaultProperties(of: request.entityName) }
         let query = try store.fetchQuery(for: request, selection: .properties)
-        guard query.residual == nil else { return try dictionariesInMemory(request) }
+        // With an in-memory part, the query reads rows (see `PersistentStore.fetchQuery(for:)`).
+        guard query.residual == nil else { return try dictionariesInMemory(request, query) }
         var results: [[String: FetchedValue]] = []
-        try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { statement in
-            results.append(try dictionary(statement, query))
+        try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { row in
+            results.append(try row.dictionary(of: query))
             return true
         }
         return results
@@ -34,31 +35,9 @@ extension ManagedObjectContext {
         return attributes + toOnes
     }
 
-    private func dictionary(_ statement: Statement, _ query: FetchQuery) throws -> [String: FetchedValue] {
-        var result: [String: FetchedValue] = [:]
-        var column = 0
-        for property in query.properties {
-            if let type = property.attributeType {
-                let raw = statement.value(column)
-                column += 1
-                do {
-                    if let value = try RowCodec.decode(raw, as: type) { result[property.name] = .attribute(value) }
-                } catch {
-                    throw StoreError.malformedValue(
-                        entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)
-                }
-            } else {
-                defer { column += 2 }
-                guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { continue }
-                result[property.name] = .objectID(store.objectID(mapping, primaryKey: statement.int64(column)))
-            }
-        }
-        return result
-    }
-
     /// With an in-memory residual: the rows are read in a context of their own (so the
     /// store's values decide, not this context's unsaved ones), filtered, then windowed.
-    private func dictionariesInMemory(_ request: FetchRequest) throws -> [[String: FetchedValue]] {
+    private func dictionariesInMemory(_ request: FetchRequest, _ rows: FetchQuery) throws -> [[String: FetchedValue]] {
         let scratch = ManagedObjectContext(store: store)
         var unwindowed = request
         unwindowed.fetchLimit = nil
@@ -66,7 +45,7 @@ extension ManagedObjectContext {
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
         var seen: Set<[String: FetchedValue]> = []
         var results: [[String: FetchedValue]] = []
-        try scratch.runFetch(unwindowed, readsRows: true) { candidate in
+        try scratch.runFetch(unwindowed, rows) { candidate in
             guard let object = candidate.object else { return true }
             let row = try ManagedObjectContext.dictionary(of: object, request.propertiesToFetch)
             if request.returnsDistinctResults, !seen.insert(row).inserted { return true }

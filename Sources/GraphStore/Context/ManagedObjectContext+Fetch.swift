@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// ```
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
         var entries: [FetchedObjects.Entry] = []
-        try runFetch(request, readsRows: request.fetchBatchSize == 0) { candidate in
+        try runFetch(request, try fetchQuery(request, readsRows: request.fetchBatchSize == 0)) { candidate in
             entries.append(FetchedObjects.Entry(candidate))
             return true
         }
@@ -25,7 +25,7 @@ extension ManagedObjectContext {
     /// ```
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         var ids: [ObjectID] = []
-        try runFetch(request, readsRows: false) { candidate in
+        try runFetch(request, try fetchQuery(request, readsRows: false)) { candidate in
             ids.append(candidate.id)
             return true
         }
@@ -44,6 +44,11 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func enumerate(_ request: FetchRequest, _ body: (ManagedObject) throws -> Void) throws {
+        try enumerate(request, try fetchQuery(request, readsRows: true), body)
+    }
+
+    /// ``enumerate(_:_:)`` with the request's `.rows` query compiled already.
+    func enumerate(_ request: FetchRequest, _ query: FetchQuery, _ body: (ManagedObject) throws -> Void) throws {
         // The object made for the previous row, by entity number and key (plain integers: no
         // reference kept). It is let go of once the next row has been read, when nothing of
         // the fetch holds it any more. Letting go of each object right away, rather than a
@@ -51,13 +56,13 @@ extension ManagedObjectContext {
         // next object instead of freeing and reallocating a thousand blocks per batch.
         var previous: (number: Int, key: Int64)?
         defer { if let previous { releaseUnreferenced(number: previous.number, key: previous.key) } }
-        try runFetch(request, readsRows: true) { candidate in
+        try runFetch(request, query) { candidate in
             if let last = previous {
                 previous = nil
                 releaseUnreferenced(number: last.number, key: last.key)
             }
             guard let object = candidate.object else { return true }
-            if candidate.isNew { previous = (object.objectID.entity.number, candidate.rank.key) }
+            if candidate.isNew { previous = (object.objectID.mapping.number, candidate.rank.key) }
             try body(object)
             return true
         }

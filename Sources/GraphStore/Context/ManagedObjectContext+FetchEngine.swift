@@ -1,27 +1,29 @@
 /// The one loop every fetch runs: stored rows from SQL, filtered by the in-memory residual,
 /// merged with the unsaved changes, windowed by offset and limit, handed out in order.
 extension ManagedObjectContext {
-    /// Runs a request and hands each result to `body` (which returns false to stop).
-    ///
-    /// - Parameter readsRows: read whole rows and make objects of them; otherwise only
-    ///   keys are read (unless the predicate has an in-memory part, which needs the values).
-    func runFetch(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
-        // Unsaved objects are judged in memory before the rows: the store's interrupt stops
-        // their regular expression matches too.
-        try store.watchingInterrupts { try runFetchWatched(request, readsRows: readsRows, body) }
+    /// The compiled query a fetch runs: whole rows (objects) or keys only (object IDs,
+    /// batches). A predicate with an in-memory part always compiles to rows, since the
+    /// values are needed to finish it (see ``PersistentStore/fetchQuery(for:)``).
+    func fetchQuery(_ request: FetchRequest, readsRows: Bool) throws -> FetchQuery {
+        try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
     }
 
-    private func runFetchWatched(_ request: FetchRequest, readsRows: Bool, _ body: (FetchCandidate) throws -> Bool) throws {
-        var compiled = try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
-        if compiled.residual != nil, !readsRows { compiled = try store.fetchQuery(for: request, selection: .rows) }
-        let query = compiled
+    /// Runs a request's compiled query and hands each result to `body` (which returns false
+    /// to stop). A `.rows` query makes objects of its rows; a `.keys` query reads keys only.
+    func runFetch(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
+        // Unsaved objects are judged in memory before the rows: the store's interrupt stops
+        // their regular expression matches too.
+        try store.watchingInterrupts { try runFetchWatched(request, query, body) }
+    }
+
+    private func runFetchWatched(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
         let pending = try PendingFetchChanges(context: self, request: request, query: query)
         let rows = FetchRowConverter(context: self, query: query, pending: pending, predicate: request.predicate)
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
         if query.residual == nil, pending.isEmpty {
             // SQL decides everything: it applies the window itself.
-            try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { statement in
-                guard let candidate = try rows.candidate(statement) else { return true }
+            try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { row in
+                guard let candidate = try rows.candidate(row) else { return true }
                 return try body(candidate)
             }
             return
@@ -30,8 +32,8 @@ extension ManagedObjectContext {
         var merge = PendingMerge(pending: pending.matches, sorts: query.sorts)
         var seenChanged: Set<ObjectID> = []
         var stopped = false
-        try store.forEachRow(of: query.windowed(limit: sqlLimit, offset: 0)) { statement in
-            guard let candidate = try rows.candidate(statement) else { return true }
+        try store.forEachRow(of: query.windowed(limit: sqlLimit, offset: 0)) { row in
+            guard let candidate = try rows.candidate(row) else { return true }
             if pending.changed.contains(candidate.id) { seenChanged.insert(candidate.id) }
             for earlier in merge.take(before: candidate) where try !window.pass(earlier, to: body) {
                 stopped = true
@@ -46,61 +48,46 @@ extension ManagedObjectContext {
     }
 }
 
-/// Turns the rows of one fetch statement into results: reads the row, makes or reuses its
-/// object, leaves out deleted objects, judges changed ones in memory, applies the residual.
+/// Turns the rows of one fetch into results: reads the row, makes or reuses its object,
+/// leaves out deleted objects, judges changed ones in memory, applies the residual.
 ///
 /// A class, made once per fetch, so that the per-row loop copies nothing (this is the hot
 /// loop of every fetch: a million rows pass through here when an app reads a big table).
-/// A new object's values are decoded from the statement straight into its slots: no
-/// intermediate row, no object ID hashed (the identity map is keyed by entity number and
+/// A new object's values are copied from the store's ``RowCursor`` straight into its slots:
+/// no intermediate row, no object ID hashed (the identity map is keyed by entity number and
 /// key), and the entity's layout and class are looked up once per run of rows.
 final class FetchRowConverter {
     private let context: ManagedObjectContext
-    private let reader: RowReader?
-    /// Where the store's external binary values live (read once, not per value).
-    private let externalData: ExternalBinaryData?
-    private let sortStart: Int
-    private let sortCount: Int
+    /// Whether the query reads whole rows (objects) rather than keys.
+    private let readsRows: Bool
     private let sorted: Bool
     private let deleted: Set<ObjectID>
     private let changed: Set<ObjectID>
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
     private let store: PersistentStore
-    /// The entity of the last row read (rows of one entity usually come in runs). Read for
-    /// every row and only ever accessed from `reading(_:)`, so exclusivity is not checked.
-    @exclusivity(unchecked) private var last: EntityReading?
-    @exclusivity(unchecked) private var readings: [EntityReading] = []
+    /// The entity of the last row read (rows of one entity usually come in runs), and every
+    /// entity read so far. Read for every row and only ever accessed from `reading(_:_:)`, so
+    /// exclusivity is not checked (see `UncheckedStorage.swift`).
+    private let last = UncheckedCell<EntityReading?>(nil)
+    private let readings = UncheckedCell<[EntityReading]>([])
 
-    /// What reading rows of one concrete entity needs: its layout and class, and each
-    /// to-one's declared destination.
+    /// What reading rows of one concrete entity needs: where its values are, and its class.
     private final class EntityReading {
         let number: Int
         let layout: RowLayout
         let type: ManagedObject.Type
-        /// The entity half of the objects' IDs.
-        let entity: StoreEntity
-        /// Each to-one's declared destination, as its IDs name it.
-        let destinations: [StoreEntity?]
-        /// Whether each to-one's destination has sub-entities (its rows say which one).
-        let destinationsHaveSubentities: [Bool]
 
-        init(layout: RowLayout, type: ManagedObject.Type, store: PersistentStore) {
+        init(layout: RowLayout, type: ManagedObject.Type) {
             number = layout.mapping.number
             self.layout = layout
             self.type = type
-            entity = store.storeEntity(for: layout.mapping)
-            destinations = layout.toOnes.map { store.declaredDestination(of: layout.mapping, relationship: $0.index) }
-            destinationsHaveSubentities = layout.toOnes.map { layout.mapping.relationships[$0.index].destinationHasSubentities }
         }
     }
 
     init(context: ManagedObjectContext, query: FetchQuery, pending: PendingFetchChanges, predicate: ObjectPredicate?) {
         self.context = context
-        reader = query.reader
-        externalData = query.reader?.externalData
-        sortStart = query.sortStart
-        sortCount = query.sorts.count
+        readsRows = query.selection == .rows
         sorted = !query.sorts.isEmpty
         deleted = pending.deleted
         changed = pending.changed
@@ -109,24 +96,24 @@ final class FetchRowConverter {
         store = context.store
     }
 
-    /// The result for the statement's current row, or nil when it does not qualify: its
+    /// The result for the cursor's current row, or nil when it does not qualify: its
     /// object is deleted, changed (and merged from memory instead), or fails the residual.
-    func candidate(_ statement: Statement) throws -> FetchCandidate? {
-        let number = Int(statement.int64(1))
-        let key = statement.int64(0)
-        guard reader != nil else { return try keyCandidate(statement, number: number, key: key) }
-        guard let reading = reading(number) else { return nil }
-        if !deleted.isEmpty, deleted.contains(ObjectID(entity: reading.entity, primaryKey: key)) {
+    func candidate(_ row: RowCursor) throws -> FetchCandidate? {
+        let number = row.entityNumber
+        let key = row.primaryKey
+        guard readsRows else { return try keyCandidate(row, number: number, key: key) }
+        guard let reading = reading(number, row) else { return nil }
+        if !deleted.isEmpty, deleted.contains(ObjectID(mapping: reading.layout.mapping, primaryKey: key)) {
             return nil
         }
         var isNew = false
         let object: ManagedObject
         if let existing = context.registered.object(number: number, key: key) {
-            if !existing.hasData { try fill(existing, key: key, from: statement, reading) }
+            if !existing.hasData { try fill(existing, key: key, from: row, reading) }
             object = existing
         } else {
-            let made = reading.type.init(objectID: ObjectID(entity: reading.entity, primaryKey: key), context: context)
-            try fill(made, key: key, from: statement, reading)
+            let made = reading.type.init(objectID: ObjectID(mapping: reading.layout.mapping, primaryKey: key), context: context)
+            try fill(made, key: key, from: row, reading)
             context.registered.insert(made, number: number, key: key)
             object = made
             isNew = true
@@ -138,59 +125,49 @@ final class FetchRowConverter {
             return FetchCandidate(object: object, primaryKey: key, sortValues: [])
         }
         if let residual, try !residual.evaluate(with: object) { return nil }
-        var candidate = FetchCandidate(object: object, primaryKey: key, sortValues: sortValues(statement))
+        var candidate = FetchCandidate(object: object, primaryKey: key, sortValues: row.sortValues)
         candidate.isNew = isNew
         return candidate
     }
 
     /// A result read as a key only (batched fetches, object IDs).
-    private func keyCandidate(_ statement: Statement, number: Int, key: Int64) throws -> FetchCandidate? {
+    private func keyCandidate(_ row: RowCursor, number: Int, key: Int64) throws -> FetchCandidate? {
         guard let mapping = store.mapping(number: number) else { return nil }
-        let id = store.objectID(mapping, primaryKey: key)
+        let id = ObjectID(mapping: mapping, primaryKey: key)
         if !deleted.isEmpty, deleted.contains(id) { return nil }
         if !changed.isEmpty, changed.contains(id) {
             guard !sorted, let current = context.registered[id], try predicate?.evaluate(with: current) ?? true else { return nil }
             return FetchCandidate(id: id, object: current, sortValues: [])
         }
-        return FetchCandidate(id: id, object: nil, sortValues: sortValues(statement))
+        return FetchCandidate(id: id, object: nil, sortValues: row.sortValues)
     }
 
-    private func reading(_ number: Int) -> EntityReading? {
-        if let last, last.number == number { return last }
-        if let known = readings.first(where: { $0.number == number }) {
-            last = known
+    private func reading(_ number: Int, _ row: RowCursor) -> EntityReading? {
+        if let last = last.value, last.number == number { return last }
+        if let known = readings.value.first(where: { $0.number == number }) {
+            last.value = known
             return known
         }
-        guard let layout = reader?.layout(entityNumber: number) else { return nil }
-        let reading = EntityReading(layout: layout, type: context.objectClass(for: layout.mapping), store: context.store)
-        readings.append(reading)
-        last = reading
+        guard let layout = row.layout(entityNumber: number) else { return nil }
+        let reading = EntityReading(layout: layout, type: context.objectClass(for: layout.mapping))
+        readings.value.append(reading)
+        last.value = reading
         return reading
     }
 
-    private func sortValues(_ statement: Statement) -> [SQLiteValue] {
-        guard sortCount > 0 else { return [] }
-        return (sortStart..<sortStart + sortCount).map { statement.value($0) }
-    }
-
-    /// Fills an object's values, to-ones and version from the statement's current row (the
+    /// Fills an object's values, to-ones and version from the cursor's current row (the
     /// version a save will check: see ``ManagedObjectContext/versionToCheck(number:key:read:)``).
     /// A value that cannot be decoded throws, and the object stays without data.
-    private func fill(_ object: ManagedObject, key: Int64, from statement: Statement, _ reading: EntityReading) throws {
+    private func fill(_ object: ManagedObject, key: Int64, from row: RowCursor, _ reading: EntityReading) throws {
         let layout = reading.layout
         for attribute in layout.attributes {
-            object.values[attribute.index] = try layout.decode(attribute, from: statement, externalData: externalData)
+            object.values[attribute.index] = try row.value(of: attribute, in: layout)
         }
-        for (position, toOne) in layout.toOnes.enumerated() {
-            guard let key = layout.foreignKey(toOne, from: statement) else { continue }
-            guard let declared = reading.destinations[position] else {
-                throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
-            }
-            let hasSubentities = reading.destinationsHaveSubentities[position]
-            let id = try store.destinationID(key, declared: declared, hasSubentities: hasSubentities)
-            object.toOne[toOne.index] = ToOneSlot(object: nil, id: id, order: key.order)
+        for toOne in layout.toOnes {
+            guard let destination = try row.destination(of: toOne, in: layout) else { continue }
+            object.toOne[toOne.index] = ToOneSlot(object: nil, id: destination.id, order: destination.order)
         }
-        object.version = context.versionToCheck(number: reading.number, key: key, read: statement.int64(2))
+        object.version = context.versionToCheck(number: reading.number, key: key, read: row.version)
         object.hasData = true
     }
 }

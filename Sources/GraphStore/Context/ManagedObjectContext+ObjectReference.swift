@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         if key.first == "t", let serial = Int64(key.dropFirst()) {
             let match = inserted.values.first { object in
                 object.isInserted && mapping.numbersWithDescendants.contains(object.mapping.number)
-                    && object.objectID == ObjectID(temporaryFor: store.storeEntity(for: object.mapping), serial: serial)
+                    && object.objectID == ObjectID(temporaryFor: object.mapping, serial: serial)
             }
             guard let match else { throw StoreError.objectNotFound("\(entity) t\(serial) (no unsaved insert has that temporary key)") }
             return match

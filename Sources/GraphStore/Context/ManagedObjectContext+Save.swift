@@ -83,7 +83,7 @@ extension ManagedObjectContext {
             }
             if !conflicts.unresolved.isEmpty { throw StoreError.optimisticLockingFailure(conflicts.unresolved) }
             for object in inserted.values {
-                try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, bindsEveryColumn: true) { try bindRow(object, $0, $1) }
+                try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, from: ObjectRow(object: object, context: self))
             }
             for object in inserted.values { try writeJoinRows(object) }
             for object in updated.values { try writeJoinRows(object) }
@@ -93,9 +93,7 @@ extension ManagedObjectContext {
 
     /// Updates an object's row if its version is still `version`.
     func writeRow(of object: ManagedObject, version: Int64) throws -> Bool {
-        try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: version, bindsEveryColumn: true) {
-            try bindRow(object, $0, $1)
-        }
+        try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: version, from: ObjectRow(object: object, context: self))
     }
 
     /// Checks run before writing; validation rules plug in here.
@@ -158,56 +156,18 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Binds an object's row, in ``EntityMapping/rowColumns`` order, from parameter `first`:
-    /// every column, NULL included (the statement's earlier bindings are not cleared).
-    private func bindRow(_ object: ManagedObject, _ statement: Statement, _ first: Int32) throws {
-        let mapping = object.mapping
-        var parameter = first
-        defer { assert(parameter == first + Int32(mapping.rowColumns.count), "bindRow left a column of \(mapping.name) unbound") }
-        for i in mapping.storedAttributeIndices {
-            if mapping.externalStorage[i], case .data(let bytes)? = object.values[i] {
-                try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)
-            } else {
-                try RowCodec.bind(object.values[i], as: mapping.attributeTypes[i], to: statement, at: parameter)
-            }
-            parameter += 1
-        }
-        for toOne in mapping.toOneColumns {
-            let slot = object.toOne[toOne.index]
-            let destination = slot.object
-            if let key = destination.map({ $0.objectID.primaryKey ?? $0.pendingKey }) ?? slot.id?.primaryKey {
-                statement.bind(key, at: parameter)
-            } else {
-                statement.bindNull(at: parameter)
-            }
-            parameter += 1
-            if toOne.hasEntityColumn {
-                if let number = destination?.mapping.number ?? slot.id?.mapping.number {
-                    statement.bind(Int64(number), at: parameter)
-                } else {
-                    statement.bindNull(at: parameter)
-                }
-                parameter += 1
-            }
-            if toOne.hasOrderColumn {
-                try statement.bind(order(of: object, in: mapping.relationships[toOne.index], slot: slot), at: parameter)
-                parameter += 1
-            }
-        }
-    }
-
     /// The `Z_FOK_` value of an object in its to-one destination's ordered inverse.
-    private func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> SQLiteValue {
-        if slot.isEmpty { return .null }
+    fileprivate func order(of object: ManagedObject, in relationship: RelationshipMapping, slot: ToOneSlot) -> Int64? {
+        if slot.isEmpty { return nil }
         // A slot read from the row holds only the owner's ID; a registered owner may have
         // been reordered, so its members' positions come from it all the same.
         if let owner = slot.object ?? slot.id.flatMap({ registered[$0] }), let inverse = relationship.relationship.inverse,
             let index = owner.mapping.relationshipIndex(of: inverse), owner.toMany[index] != nil,
             let position = owner.members(index).firstIndex(of: ObjectRef(object))
         {
-            return .integer(PersistentStore.orderValue(at: position))
+            return PersistentStore.orderValue(at: position)
         }
-        return slot.order.map(SQLiteValue.integer) ?? .null
+        return slot.order
     }
 
     private func writeJoinRows(_ object: ManagedObject) throws {
@@ -279,4 +239,28 @@ extension ManagedObjectContext {
     }
 
     private var observesRenames: Bool { !didSaveObservers.isEmpty }
+}
+
+/// An object's row as the store's writer reads it: its values and to-ones as the object
+/// holds them (a destination saved in this same save by its pending key).
+private struct ObjectRow: RowSource {
+    let object: ManagedObject
+    let context: ManagedObjectContext
+
+    func value(ofAttribute index: Int) -> AttributeValue? { object.values[index] }
+
+    func destinationKey(ofRelationship index: Int) -> Int64? {
+        let slot = object.toOne[index]
+        if let destination = slot.object { return destination.objectID.primaryKey ?? destination.pendingKey }
+        return slot.id?.primaryKey
+    }
+
+    func destinationEntity(ofRelationship index: Int) -> Int? {
+        let slot = object.toOne[index]
+        return slot.object?.mapping.number ?? slot.id?.mapping.number
+    }
+
+    func order(inRelationship index: Int) -> Int64? {
+        context.order(of: object, in: object.mapping.relationships[index], slot: object.toOne[index])
+    }
 }

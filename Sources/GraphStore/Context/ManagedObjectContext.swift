@@ -36,23 +36,40 @@ public final class ManagedObjectContext {
     /// for every row a fetch reads. A constant, so that reaching it costs no retain.
     let registered = ObjectRegistry()
     // The insert path touches these once per object; no access to them ever overlaps
-    // another (walks go over copies), so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var inserted = InsertionList()
+    // another (walks go over copies), so exclusivity is not checked at run time: each lives
+    // in an UncheckedCell (see `UncheckedStorage.swift`), whose debug builds check it.
+    private let insertedCell = UncheckedCell(InsertionList())
+    var inserted: InsertionList {
+        get { insertedCell.value }
+        _modify { yield &insertedCell.value }
+    }
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     private var classes: [String: ManagedObject.Type] = [:]
     private var classByEntityNumber: [Int: ManagedObject.Type] = [:]
     /// What inserting an object of the last inserted entity needs (seeding inserts many
     /// objects of one entity in a row: no lookup by name, class or entity per object then).
-    @exclusivity(unchecked) private var lastInserted: InsertionTemplate?
-    @exclusivity(unchecked) var nextTemporaryID: Int64 = 1
+    private let lastInsertedCell = UncheckedCell<InsertionTemplate?>(nil)
+    private var lastInserted: InsertionTemplate? {
+        get { lastInsertedCell.value }
+        _modify { yield &lastInsertedCell.value }
+    }
+    private let nextTemporaryIDCell = UncheckedCell<Int64>(1)
+    var nextTemporaryID: Int64 {
+        get { nextTemporaryIDCell.value }
+        _modify { yield &nextTemporaryIDCell.value }
+    }
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
     var installedUndoManager: ContextUndoManager?
     /// The versions read of objects the context let go of (see ``SeenVersions``). Checked
     /// for every object a fetch makes; no access overlaps another.
-    @exclusivity(unchecked) var seenVersions = SeenVersions()
+    private let seenVersionsCell = UncheckedCell(SeenVersions())
+    var seenVersions: SeenVersions {
+        get { seenVersionsCell.value }
+        _modify { yield &seenVersionsCell.value }
+    }
     /// What a save in progress changed before its commit, to put back if it fails.
     var saveRestorePoint: SaveRestorePoint?
 
@@ -71,7 +88,11 @@ public final class ManagedObjectContext {
     // Read on every change, written only when an undo manager is installed or removed
     // (never during a change: the loops iterate their own copy). Once anything writes it,
     // each read would otherwise pay a runtime exclusivity check on the insert path.
-    @exclusivity(unchecked) var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] = []
+    private let changeObserversCell = UncheckedCell<[(ManagedObject, ChangeKind) throws -> Void]>([])
+    var changeObservers: [(ManagedObject, ChangeKind) throws -> Void] {
+        get { changeObserversCell.value }
+        _modify { yield &changeObserversCell.value }
+    }
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
 
@@ -80,13 +101,10 @@ public final class ManagedObjectContext {
         case attribute(index: Int)
         /// A to-one relationship (its old destination is still in place).
         case relationship(index: Int)
-        // Members are unmanaged so that the enum stays trivial: with no observer, passing it
-        // costs no retain, release or outlined copy on the insert path. Observers run while
-        // the member is alive and retain it themselves if they keep it.
         /// `member` is about to join the to-many relationship at `index`.
-        case toManyInsertion(index: Int, member: Unmanaged<ManagedObject>)
+        case toManyInsertion(index: Int, member: ManagedObject)
         /// `member` is about to leave the to-many relationship at `index`.
-        case toManyRemoval(index: Int, member: Unmanaged<ManagedObject>)
+        case toManyRemoval(index: Int, member: ManagedObject)
         case insert
         case delete
     }
@@ -117,10 +135,9 @@ public final class ManagedObjectContext {
         lastInserted = nil
     }
 
-    /// The mapping, shared store entity and class of an entity that can be inserted.
+    /// The mapping and class of an entity that can be inserted.
     struct InsertionTemplate {
         let mapping: EntityMapping
-        let entity: StoreEntity
         let type: ManagedObject.Type
     }
 
@@ -128,7 +145,7 @@ public final class ManagedObjectContext {
         if let last = lastInserted, last.mapping.name == entityName { return last }
         let mapping = try store.mapping(for: entityName)
         guard !mapping.entity.isAbstract else { throw StoreError.abstractEntity(entityName) }
-        let template = InsertionTemplate(mapping: mapping, entity: store.storeEntity(for: mapping), type: objectClass(for: mapping))
+        let template = InsertionTemplate(mapping: mapping, type: objectClass(for: mapping))
         lastInserted = template
         return template
     }
@@ -187,7 +204,7 @@ public final class ManagedObjectContext {
     public func insert(_ entityName: String) throws -> ManagedObject {
         let template = try insertionTemplate(entityName)
         let mapping = template.mapping
-        let id = ObjectID(temporaryFor: template.entity, serial: nextTemporaryID)
+        let id = ObjectID(temporaryFor: mapping, serial: nextTemporaryID)
         nextTemporaryID += 1
         let object = template.type.init(objectID: id, context: self)
         object.isFault = false

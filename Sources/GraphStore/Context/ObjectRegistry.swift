@@ -8,20 +8,11 @@
 /// Only permanent IDs are registered. Lookups by ``ObjectID`` also check the store UUID, so
 /// an ID from another store never finds an object here.
 ///
-/// The table is a class over a plain buffer whose entries hold their objects unmanaged (the
-/// table owns one reference to each): the buffer is trivially typed, so making it is zeroing
-/// memory and growing it is copying bytes. An array of entries with strong references cost
-/// a value-witness call per bucket to make, move and destroy, about 450 instructions per
-/// object in a fetch that grows the table from 16 to 4,096 buckets.
+/// The buckets are a ``RetainedBuckets`` (see `UncheckedStorage.swift`): a plain buffer
+/// whose entries hold their objects by one manually counted reference each, so that making
+/// and growing the table is zeroing and copying memory.
 final class ObjectRegistry {
-    private struct Entry {
-        var key: Int64
-        var number: Int
-        /// nil marks a free bucket; otherwise one reference the table owns.
-        var object: Unmanaged<ManagedObject>?
-    }
-
-    private var entries: UnsafeMutablePointer<Entry>?
+    private var buckets: RetainedBuckets<ManagedObject>?
     /// The number of buckets: zero, or a power of two of at least 16.
     private var capacity = 0
     /// `capacity - 1`, or -1 while nothing was allocated.
@@ -39,11 +30,10 @@ final class ObjectRegistry {
     /// Lets go of every object. The table is empty before the first is released, so that
     /// a `deinit` run by the release finds it so.
     func removeAll() {
-        guard let old = entries else { return }
-        let oldCapacity = capacity
-        entries = nil
+        guard let old = buckets else { return }
+        buckets = nil
         (capacity, mask, shift, count) = (0, -1, 64, 0)
-        for i in 0..<oldCapacity { old[i].object?.release() }
+        old.releaseAll()
         old.deallocate()
     }
 
@@ -66,11 +56,11 @@ final class ObjectRegistry {
     /// The position of an object, or nil.
     @inline(__always)
     private func find(_ number: Int, _ key: Int64) -> Int? {
-        guard count > 0, let entries else { return nil }
+        guard count > 0, let buckets else { return nil }
         var i = bucket(number, key)
         while true {
-            guard entries[i].object != nil else { return nil }
-            if entries[i].key == key, entries[i].number == number { return i }
+            guard !buckets.isFree(i) else { return nil }
+            if buckets.key(i) == key, buckets.number(i) == number { return i }
             i = (i &+ 1) & mask
         }
     }
@@ -78,40 +68,37 @@ final class ObjectRegistry {
     /// The registered object of entity `number` with key `key`.
     @inline(__always)
     func object(number: Int, key: Int64) -> ManagedObject? {
-        find(number, key).flatMap { entries?[$0].object?.takeUnretainedValue() }
+        find(number, key).flatMap { buckets?.object($0) }
     }
 
     /// The registered object with this ID.
     subscript(id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let object = object(number: id.entity.number, key: key),
-            StoreEntity.same(object.objectID.entity, id.entity)
-        else { return nil }
+        guard let key = id.primaryKey, let object = object(number: id.mapping.number, key: key), object.objectID == id else { return nil }
         return object
     }
 
     /// Registers an object under its entity number and key (replacing any other).
     func insert(_ object: ManagedObject, number: Int, key: Int64) {
+        assert(object.objectID.primaryKey == key && object.objectID.mapping.number == number, "\(object.objectID) registered as Z_ENT \(number) p\(key)")
         if (count + 1) * 2 > capacity { grow(to: Swift.max(16, capacity * 2)) }
-        guard let entries else { return }
+        guard let buckets else { return }
         var i = bucket(number, key)
-        while let existing = entries[i].object {
-            if entries[i].key == key, entries[i].number == number {
-                if existing.toOpaque() != Unmanaged.passUnretained(object).toOpaque() {
-                    entries[i].object = .passRetained(object)
-                    existing.release()
-                }
+        while !buckets.isFree(i) {
+            if buckets.key(i) == key, buckets.number(i) == number {
+                // The replaced object is let go of after the table has changed.
+                if !buckets.holds(object, at: i) { _ = buckets.replace(at: i, with: object) }
                 return
             }
             i = (i &+ 1) & mask
         }
-        entries[i] = Entry(key: key, number: number, object: .passRetained(object))
+        buckets.store(object, key: key, number: number, at: i)
         count += 1
     }
 
     /// Registers an object under its (permanent) ID.
     func insert(_ object: ManagedObject, for id: ObjectID) {
         guard let key = id.primaryKey else { return }
-        insert(object, number: id.entity.number, key: key)
+        insert(object, number: id.mapping.number, key: key)
     }
 
     /// Removes and returns the object with this ID.
@@ -120,9 +107,7 @@ final class ObjectRegistry {
     /// (a subclass's `deinit` may do anything) never runs while the table is being changed.
     @discardableResult
     func removeValue(forKey id: ObjectID) -> ManagedObject? {
-        guard let key = id.primaryKey, let i = find(id.entity.number, key), let object = entries?[i].object,
-            StoreEntity.same(object.takeUnretainedValue().objectID.entity, id.entity)
-        else { return nil }
+        guard let key = id.primaryKey, let i = find(id.mapping.number, key), buckets?.object(i)?.objectID == id else { return nil }
         return remove(at: i)
     }
 
@@ -130,58 +115,54 @@ final class ObjectRegistry {
     /// it and it has no unsaved changes (Core Data keeps such objects only weakly). The
     /// object is handed back, for the caller to let go of after the call.
     func removeIfUnreferenced(number: Int, key: Int64) -> ManagedObject? {
-        guard let i = find(number, key), let entries, let entry = entries[i].object else { return nil }
-        // The table's reference, taken out to ask whether it is the only one.
-        var object = entry.takeRetainedValue()
-        guard isKnownUniquelyReferenced(&object), !object.hasChanges else {
-            _ = entry.retain()
-            return nil
-        }
-        _ = remove(at: i, releasing: false)
+        guard let i = find(number, key), let object = buckets?.takeIfUniquelyHeld(at: i, where: { !$0.hasChanges }) else { return nil }
+        closeHole(at: i)
         return object
     }
 
     /// Empties the bucket at `i`, shifting later members of its run back (no tombstones),
-    /// and hands back the table's reference to its object (unless `releasing` is false:
-    /// the caller took it already).
-    private func remove(at position: Int, releasing: Bool = true) -> ManagedObject? {
-        guard let entries else { return nil }
-        let removed = releasing ? entries[position].object?.takeRetainedValue() : nil
-        entries[position].object = nil
+    /// and hands back the table's reference to its object.
+    private func remove(at position: Int) -> ManagedObject? {
+        guard let buckets else { return nil }
+        let removed = buckets.take(at: position)
+        closeHole(at: position)
+        return removed
+    }
+
+    /// Shifts the members of the run after the bucket just emptied at `position` back, so
+    /// that every member stays reachable from its home bucket.
+    private func closeHole(at position: Int) {
+        guard let buckets else { return }
         count -= 1
         var hole = position
         var i = (position &+ 1) & mask
-        while entries[i].object != nil {
-            let home = bucket(entries[i].number, entries[i].key)
+        while !buckets.isFree(i) {
+            let home = bucket(buckets.number(i), buckets.key(i))
             // The entry may move into the hole if its home is not within (hole, i].
             let distanceFromHome = (i &- home) & mask
             let distanceFromHole = (i &- hole) & mask
             if distanceFromHome >= distanceFromHole {
-                entries[hole] = entries[i]
-                entries[i].object = nil
+                buckets.move(from: i, to: hole)
                 hole = i
             }
             i = (i &+ 1) & mask
         }
-        return removed
     }
 
     private func grow(to newCapacity: Int) {
-        let old = entries
+        let old = buckets
         let oldCapacity = capacity
-        let grown = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
-        grown.initialize(repeating: Entry(key: 0, number: 0, object: nil), count: newCapacity)
-        entries = grown
+        let grown = RetainedBuckets<ManagedObject>(capacity: newCapacity)
+        buckets = grown
         capacity = newCapacity
         mask = newCapacity - 1
         shift = 64 - newCapacity.trailingZeroBitCount
         guard let old else { return }
-        // Entries are copied as they are: the references move with them.
-        for i in 0..<oldCapacity {
-            guard old[i].object != nil else { continue }
-            var j = bucket(old[i].number, old[i].key)
-            while grown[j].object != nil { j = (j &+ 1) & mask }
-            grown[j] = old[i]
+        // Entries move as they are: the references move with them.
+        for i in 0..<oldCapacity where !old.isFree(i) {
+            var j = bucket(old.number(i), old.key(i))
+            while !grown.isFree(j) { j = (j &+ 1) & mask }
+            grown.move(i, of: old, to: j)
         }
         old.deallocate()
     }
@@ -189,11 +170,13 @@ final class ObjectRegistry {
     /// Calls `body` with every registered object (in no particular order), without
     /// copying them into an array first. `body` must not add or remove objects.
     func forEach(_ body: (ManagedObject) -> Void) {
-        guard let entries else { return }
+        guard let buckets else { return }
+        let before = count
         for i in 0..<capacity {
             // The table's own reference keeps the object alive through the call.
-            entries[i].object?._withUnsafeGuaranteedRef(body)
+            buckets.withObject(i, body)
         }
+        assert(count == before, "objects were added or removed while the registry was walked")
     }
 
     /// Makes room for `capacity` objects without growing again.

@@ -19,7 +19,7 @@ final class SaveRestorePoint {
     private let updated: OrderedDictionary<ObjectIdentifier, ManagedObject>
     private let deleted: OrderedDictionary<ObjectIdentifier, ManagedObject>
     private let nextTemporaryID: Int64
-    private let records: [Int: EntityRecord]
+    private let records: [Int: PrimaryKeyEntry]
     private let undo: ContextUndoManager.SavedState?
     /// The state of each object before its first change during the save.
     private var kept: [ObjectState] = []
@@ -32,7 +32,7 @@ final class SaveRestorePoint {
         updated = context.updated
         deleted = context.deleted
         nextTemporaryID = context.nextTemporaryID
-        records = context.store.records
+        records = context.store.primaryKeyEntries
         undo = context.undoManager?.savedState()
     }
 
@@ -57,7 +57,7 @@ final class SaveRestorePoint {
         context.updated = updated
         context.deleted = deleted
         context.nextTemporaryID = nextTemporaryID
-        context.store.records = records
+        context.store.primaryKeyEntries = records
         for object in inserted.values { object.pendingKey = nil }
         if let undo { context.undoManager?.restore(undo) }
     }

@@ -123,3 +123,12 @@ extension AttributeValue: CustomStringConvertible {
         return "<\(data.count) bytes\(data.isEmpty ? "" : ": \(prefix)\(more)")>"
     }
 }
+
+extension AttributeValue {
+    /// The value as a message shows it: a string quoted (and cut when long), others plain.
+    var quotedInMessages: String {
+        guard case .string(let s) = self else { return description }
+        let cut = s.count > 60 ? String(s.prefix(57)) + "…" : s
+        return "\"\(cut)\""
+    }
+}

@@ -2,13 +2,13 @@
 /// store's own bookkeeping before it is trusted.
 enum ModelCacheReader {
     /// The decoded cache, or why there is none.
-    static func read(connection: Connection, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
+    static func read(_ sampler: SchemaSampler, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
         guard schema.table("Z_MODELCACHE") != nil else {
             return .failure(.missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)"))
         }
         let contents: [SQLiteValue]
         do {
-            contents = try PersistentStore.modelCacheContents(connection: connection)
+            contents = try sampler.modelCacheContents()
         } catch {
             return .failure(.missing("Z_MODELCACHE cannot be read: \(error.message)"))
         }
@@ -25,10 +25,11 @@ enum ModelCacheReader {
 
     /// Where the model and the store disagree: entities missing on either side, parents
     /// that differ, tables or columns the layout needs that are not there.
-    static func differences(between model: ManagedObjectModel, records: [Int: EntityRecord], metadata: StoreMetadata, schema: DatabaseSchema) -> [String] {
-        let numbering = EntityNumbering(model: model, records: records, metadata: metadata, schema: schema)
+    static func differences(between model: ManagedObjectModel, records: [Int: PrimaryKeyEntry], metadata: StoreMetadata, schema: DatabaseSchema) -> [String] {
+        let numbering = PrimaryKeyEntryMatcher(model: model, records: records, metadata: metadata, schema: schema)
         guard numbering.differences.isEmpty else { return numbering.differences }
-        var resolver = LayoutResolver(model: model, numbers: numbering.numbers, schema: schema, storeNames: numbering.storeNames)
+        // Only the differences are wanted: the mappings made are dropped.
+        var resolver = LayoutResolver(model: model, numbers: numbering.numbers, schema: schema, storeNames: numbering.storeNames, storeUUID: metadata.uuid)
         _ = resolver.resolve()
         return resolver.differences
     }

@@ -50,7 +50,7 @@ public enum ModelFileError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAModel(let path, let reason):
             return "\(path): not an Xcode data model (\(reason))"
         case .legacyFormat(let path, let reason):
-            return "\(path): legacy Xcode 3 model (elements archive); open it in Xcode to convert it, or pass the store without --model (\(reason))"
+            return "\(path): legacy Xcode 3 model (elements archive); open it in Xcode to convert it (\(reason))"
         case .noCurrentVersion(let bundle, let versions, let reason):
             return "\(bundle): cannot tell which version is current (\(reason)); versions: \(ModelIOText.list(versions))"
         case .unknownVersion(let bundle, let requested, let available):

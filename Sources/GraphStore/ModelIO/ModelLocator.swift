@@ -10,11 +10,11 @@ enum ModelLocator {
     }
 
     static func model(
-        forStoreAt path: String, connection: Connection, schema: DatabaseSchema,
-        records: [Int: EntityRecord], metadata: StoreMetadata
+        forStoreAt path: String, sampler: SchemaSampler, schema: DatabaseSchema,
+        records: [Int: PrimaryKeyEntry], metadata: StoreMetadata
     ) throws(StoreError) -> Found {
         var problem: ModelCacheProblem?
-        switch ModelCacheReader.read(connection: connection, schema: schema) {
+        switch ModelCacheReader.read(sampler, schema: schema) {
         case .success(let cache):
             // The archive has no version hashes; the metadata has Apple's. Keeping them means
             // a store written later with this model still matches the app's model.
@@ -27,7 +27,7 @@ enum ModelLocator {
         case .failure(let error):
             problem = .undecodable(error)
         }
-        let inference = SchemaInference(connection: connection, schema: schema, records: records)
+        let inference = SchemaInference(sampler: sampler, schema: schema, records: records)
         do {
             let (model, inferred) = try inference.infer()
             let notes = problem.map { [$0.description] } ?? []
@@ -40,7 +40,7 @@ enum ModelLocator {
     /// Inference names entities as `Z_PRIMARYKEY` does; after a renaming migration those
     /// names can be older than the ones the store's metadata lists. Say so rather than guess
     /// which new name belongs to which row.
-    private static func staleNameNotes(records: [Int: EntityRecord], metadata: StoreMetadata) -> [String] {
+    private static func staleNameNotes(records: [Int: PrimaryKeyEntry], metadata: StoreMetadata) -> [String] {
         let current = Set(metadata.versionHashes.keys)
         guard !current.isEmpty else { return [] }
         let recorded = records.values.filter { $0.number < 16000 }
@@ -49,7 +49,7 @@ enum ModelLocator {
         guard !stale.isEmpty, !unrecorded.isEmpty else { return [] }
         return [
             "entities \(stale.joined(separator: ", ")) are named as Z_PRIMARYKEY records them, but the store's metadata lists "
-                + "\(unrecorded.joined(separator: ", ")) instead (a renaming migration); open with --model to use the current names"
+                + "\(unrecorded.joined(separator: ", ")) instead \(ModelOrigin.renamingMigrationNote)"
         ]
     }
 }

@@ -27,7 +27,7 @@ extension PersistentStore {
     /// let cached = try store.decodedModelCache().model
     /// ```
     public func decodedModelCache() throws(ModelCacheError) -> ModelCache {
-        try ModelCacheReader.read(connection: connection, schema: schema).get().withVersionHashes(metadata.versionHashes)
+        try ModelCacheReader.read(sampler, schema: schema).get().withVersionHashes(metadata.versionHashes)
     }
 }
 
@@ -39,6 +39,6 @@ extension PersistentStore {
     /// let (model, notes) = try store.inferredModel()
     /// ```
     public func inferredModel() throws(ModelError) -> (ManagedObjectModel, [String]) {
-        try SchemaInference(connection: connection, schema: schema, records: records).infer()
+        try SchemaInference(sampler: sampler, schema: schema, records: primaryKeyEntries).infer()
     }
 }

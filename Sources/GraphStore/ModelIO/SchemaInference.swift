@@ -6,9 +6,10 @@
 /// Core Data upper-cases property names in column names, so the original case is lost:
 /// every guessed name is listed in the notes, so the user knows what was inferred.
 struct SchemaInference {
-    let connection: Connection
+    /// Reads the sample keys that tell a to-one's concrete destination.
+    let sampler: SchemaSampler
     let schema: DatabaseSchema
-    let records: [Int: EntityRecord]
+    let records: [Int: PrimaryKeyEntry]
 
     func infer() throws(ModelError) -> (ManagedObjectModel, [String]) {
         var notes: [String] = ["property names are guessed from upper-cased column names (case may differ from the app's model)"]
@@ -72,7 +73,7 @@ struct SchemaInference {
     /// with no rows, the first entity without sub-entities below it is taken.
     private func leafDestination(for guess: String, table: String, column: String, tree: RecordTree) -> String? {
         let byNumber = tree.byNumber
-        func children(_ number: Int) -> [EntityRecord] { tree.children[number] ?? [] }
+        func children(_ number: Int) -> [PrimaryKeyEntry] { tree.children[number] ?? [] }
         guard let guessed = tree.byName[guess], !children(guessed.number).isEmpty else { return guess }
         var root = guessed
         // Bounded: a store's Z_SUPER is checked for cycles when it opens, but a walk that
@@ -82,8 +83,8 @@ struct SchemaInference {
             root = parent
             steps += 1
         }
-        if case .integer(let key)? = try? connection.scalar("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1"),
-            case .integer(let number)? = try? connection.scalar("SELECT Z_ENT FROM Z\(root.name.uppercased()) WHERE Z_PK = ?", [.integer(key)]),
+        if case .integer(let key)? = sampler.firstValue(in: table, column: column),
+            case .integer(let number)? = sampler.entityNumber(in: "Z" + root.name.uppercased(), primaryKey: key),
             let found = byNumber[Int(number)], children(found.number).isEmpty
         {
             return found.name
@@ -101,12 +102,12 @@ struct SchemaInference {
     /// looked up per key column, a walk over the rows each time made a deep hierarchy
     /// (20,000 entities in a chain) take quadratic time to open.
     struct RecordTree {
-        let byNumber: [Int: EntityRecord]
-        let byName: [String: EntityRecord]
+        let byNumber: [Int: PrimaryKeyEntry]
+        let byName: [String: PrimaryKeyEntry]
         /// Each entity's sub-entities, by the parent's number.
-        let children: [Int: [EntityRecord]]
+        let children: [Int: [PrimaryKeyEntry]]
 
-        init(_ records: [EntityRecord]) {
+        init(_ records: [PrimaryKeyEntry]) {
             byNumber = Dictionary(records.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
             byName = Dictionary(records.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             children = Dictionary(grouping: records, by: \.superNumber)

@@ -26,6 +26,11 @@ final class ICURegularExpression: @unchecked Sendable {
     static let memoryLimit: Int32 = 8_000_000
 
     private let handle: OpaquePointer
+    /// The interruption the running match watches: ICU's match callback is handed this
+    /// cell's address as its context. Allocated with the expression and freed with it (after
+    /// `uregex_close`), set for each match and cleared after it, so the callback never finds
+    /// an interruption that is gone.
+    private let watched: UnsafeMutablePointer<MatchInterruption?>
 
     /// Compiles `pattern`; nil when ICU rejects it.
     init?(pattern: String, caseInsensitive: Bool) {
@@ -38,9 +43,15 @@ final class ICURegularExpression: @unchecked Sendable {
         swift_uregex_setTimeLimit(handle, Self.stepLimitInTicks, &status)
         swift_uregex_setStackLimit(handle, Self.memoryLimit, &status)
         self.handle = handle
+        watched = .allocate(capacity: 1)
+        watched.initialize(to: nil)
     }
 
-    deinit { swift_uregex_close(handle) }
+    deinit {
+        swift_uregex_close(handle)
+        watched.deinitialize(count: 1)
+        watched.deallocate()
+    }
 
     /// Whether the whole of `text` matches. ICU holds a pointer to the text only while the
     /// match runs; the next match sets its own text first.
@@ -51,22 +62,20 @@ final class ICURegularExpression: @unchecked Sendable {
         var status = U_ZERO_ERROR
         if let interruption {
             // Called every 10,000 saved states: false (stop) once the interruption is set.
-            let context = Unmanaged.passUnretained(interruption).toOpaque()
+            watched.pointee = interruption
             swift_uregex_setMatchCallback(handle, { context, _ in
-                guard let context else { return 1 }
-                let interruption = Unmanaged<MatchInterruption>.fromOpaque(context).takeUnretainedValue()
+                guard let interruption = context?.assumingMemoryBound(to: MatchInterruption?.self).pointee else { return 1 }
                 interruption.matchDidProgress()
                 return interruption.isRequested ? 0 : 1
-            }, context, &status)
+            }, watched, &status)
         } else {
             swift_uregex_setMatchCallback(handle, nil, nil, &status)
         }
+        defer { watched.pointee = nil }
         let units = Array(text.utf16)
-        let matched = withExtendedLifetime(interruption) {
-            units.withUnsafeBufferPointer { buffer in
-                swift_uregex_setText(handle, buffer.baseAddress, Int32(clamping: buffer.count), &status)
-                return swift_uregex_matches(handle, 0, &status) != 0
-            }
+        let matched = units.withUnsafeBufferPointer { buffer in
+            swift_uregex_setText(handle, buffer.baseAddress, Int32(clamping: buffer.count), &status)
+            return swift_uregex_matches(handle, 0, &status) != 0
         }
         if status.rawValue <= 0 { return matched }
         let reason: RegexMatchError.Reason =

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 /// How a ``Connection`` opens its database file.
-public enum OpenMode: Sendable, Hashable {
+enum OpenMode: Sendable, Hashable {
     /// Read only; the file must exist. Nothing is ever written.
     case readOnly
     /// Read and write; the file must exist.
@@ -11,31 +11,38 @@ public enum OpenMode: Sendable, Hashable {
     case create
 }
 
-/// One connection to an SQLite database, with a cache of prepared statements.
+/// One connection to an SQLite database, with a cache of prepared statements: the store's
+/// way to SQLite, internal to the library (the public API speaks of stores, rows and
+/// requests, never of connections or statements).
 ///
 /// A connection is not shared between threads: like a Core Data context, it is used by
-/// one task at a time.
+/// one task at a time. Its statements may outlive it; using one afterwards is an error
+/// (``Statement/step()`` throws), never a crash.
 ///
 /// ```swift
 /// let db = try Connection(path: "/tmp/example.sqlite", mode: .create)
 /// try db.execute("CREATE TABLE T (A INTEGER)")
 /// try db.transaction { try db.cachedStatement("INSERT INTO T VALUES (?)").execute([.integer(1)]) }
+/// try db.executeScript("PRAGMA page_size = 4096; PRAGMA journal_mode = WAL")
 /// ```
-public final class Connection {
+final class Connection {
     /// The path the connection was opened with.
-    public let path: String
+    let path: String
     /// The mode the connection was opened with.
-    public let mode: OpenMode
+    let mode: OpenMode
     let handle: OpaquePointer
+    /// Whether the connection is open, shared with its statements (see ``Statement``).
+    let lifetime = ConnectionLifetime()
     private var statementCache: [String: Statement] = [:]
-    private var functions: [FunctionBox] = []
+    /// The context of the statement trace, while one is installed (see ``traceStatements(_:)``).
+    private var traceContext: UnsafeMutableRawPointer?
 
     /// How long, in milliseconds, a statement waits for another connection's lock before
     /// failing with `SQLITE_BUSY`.
-    public static let defaultBusyTimeout: Int32 = 5000
+    static let defaultBusyTimeout: Int32 = 5000
 
     /// Opens a database. `path` may be a `file:` URI (`file:store.sqlite?immutable=1`).
-    public init(path: String, mode: OpenMode, busyTimeout: Int32 = Connection.defaultBusyTimeout) throws(SQLiteError) {
+    init(path: String, mode: OpenMode, busyTimeout: Int32 = Connection.defaultBusyTimeout) throws(SQLiteError) {
         var flags: Int32 = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -57,20 +64,24 @@ public final class Connection {
     }
 
     deinit {
+        traceStatements(nil)
         statementCache.removeAll()
+        // Statements still held elsewhere keep SQLite's side of the connection until they
+        // are finalized (sqlite3_close_v2); they refuse to run from now on.
+        lifetime.isOpen = false
         sqlite3_close_v2(handle)
     }
 
     // MARK: - Statements
 
     /// Prepares a new statement (not cached).
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(connection: self, sql: sql)
     }
 
     /// Returns the cached statement for this SQL text, preparing it the first time.
     /// The statement comes back reset, with no bindings.
-    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             return statement
@@ -80,8 +91,15 @@ public final class Connection {
         return statement
     }
 
-    /// Runs one or more SQL statements that take no parameters.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    /// Runs one SQL statement that takes no parameters, to completion. Text after the
+    /// first statement is an error (see ``prepare(_:)``): a script is ``executeScript(_:)``.
+    func execute(_ sql: String) throws(SQLiteError) {
+        try prepare(sql).execute()
+    }
+
+    /// Runs a script: several SQL statements separated by semicolons, none taking
+    /// parameters, one after the other (`PRAGMA page_size = 4096; PRAGMA journal_mode = WAL`).
+    func executeScript(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         guard rc == SQLITE_OK else {
@@ -92,7 +110,7 @@ public final class Connection {
     }
 
     /// Runs a query and returns every row (for small results: metadata, schema).
-    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -102,7 +120,7 @@ public final class Connection {
     }
 
     /// Runs a query and returns the first column of the first row, if any.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+    func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -113,7 +131,7 @@ public final class Connection {
 
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` (so a writer waits for the lock up
     /// front, not half-way), `COMMIT` on success, `ROLLBACK` on any error.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -126,19 +144,19 @@ public final class Connection {
     }
 
     /// Whether a transaction is open.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Rows changed since the connection opened.
-    public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
+    var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
 
     /// The rowid of the last inserted row.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Sets how long a statement waits for a lock before failing with `SQLITE_BUSY`.
-    public func setBusyTimeout(milliseconds: Int32) {
+    func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
@@ -154,41 +172,70 @@ public final class Connection {
     /// ```
     /// - Parameter argumentCount: the number of arguments, or -1 for any number.
     /// - Throwing from `body` makes the SQL statement fail with the error's description.
-    public func registerFunction(
+    func registerFunction(
         _ name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping ([SQLiteValue]) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        let box = FunctionBox(body)
-        functions.append(box)
+        // SQLite owns the context and frees it (xDestroy) when the function goes away.
+        let context = CallbackContext.make(body)
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let rc = sqlite3_create_function_v2(
-            handle, name, argumentCount, flags, Unmanaged.passUnretained(box).toOpaque(),
+            handle, name, argumentCount, flags, context,
             { context, count, arguments in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let box = Unmanaged<FunctionBox>.fromOpaque(data).takeUnretainedValue()
+                let body = CallbackContext.value(at: data, as: ScalarFunction.self)
                 let values = (0..<Int(count)).map { i in SQLiteValue(sqlite: arguments?[i]) }
                 do {
-                    setResult(context, try box.body(values))
+                    setResult(context, try body(values))
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
-            }, nil, nil, nil)
+            }, nil, nil, { data in data.map { CallbackContext.release($0, as: ScalarFunction.self) } })
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
+    }
+
+    // MARK: - Tracing
+
+    /// Calls `body` with the text of each statement SQLite starts to run on this connection
+    /// (as prepared, parameters as `?`), until called again with nil: what tests read to see
+    /// which statement a fetch really ran.
+    func traceStatements(_ body: ((String) -> Void)?) {
+        if let context = traceContext {
+            // Removed before its context is freed: SQLite calls back on this thread only.
+            sqlite3_trace_v2(handle, 0, nil, nil)
+            CallbackContext.release(context, as: StatementTrace.self)
+            traceContext = nil
+        }
+        guard let body else { return }
+        let context = CallbackContext.make(body)
+        traceContext = context
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            CallbackContext.value(at: context, as: StatementTrace.self)(String(cString: text))
+            return 0
+        }, context)
     }
 
     // MARK: - Schema
 
     /// Whether a table with this name exists.
-    public func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+    func tableExists(_ name: String) throws(SQLiteError) -> Bool {
         try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]) != nil
     }
 }
 
-/// Keeps a Swift function alive for as long as SQLite may call it.
-private final class FunctionBox {
-    let body: ([SQLiteValue]) throws -> SQLiteValue
-    init(_ body: @escaping ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
+/// Whether a connection is open: shared by the connection and its statements, so that a
+/// statement kept after its connection went away refuses to run (an error) rather than use
+/// a connection that is gone.
+final class ConnectionLifetime {
+    var isOpen = true
 }
+
+/// What a statement trace calls with each statement's text.
+private typealias StatementTrace = (String) -> Void
+
+/// A Swift function SQLite calls with its arguments as values.
+private typealias ScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
 
 extension SQLiteValue {
     init(sqlite value: OpaquePointer?) {

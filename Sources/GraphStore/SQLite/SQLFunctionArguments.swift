@@ -10,9 +10,9 @@ import Foundation
 ///     return .integer(bytes.allSatisfy { $0 < 0x80 } ? 1 : 0)
 /// }
 /// ```
-public struct SQLFunctionArguments {
+struct SQLFunctionArguments {
     /// The number of arguments.
-    public let count: Int
+    let count: Int
     private let values: UnsafeMutablePointer<OpaquePointer?>?
 
     init(count: Int32, values: UnsafeMutablePointer<OpaquePointer?>?) {
@@ -23,23 +23,23 @@ public struct SQLFunctionArguments {
     private func value(at index: Int) -> OpaquePointer? { values?[index] }
 
     /// Whether an argument is NULL.
-    public func isNull(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_NULL }
+    func isNull(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_NULL }
 
     /// Whether an argument is text.
-    public func isText(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_TEXT }
+    func isText(_ index: Int) -> Bool { sqlite3_value_type(value(at: index)) == SQLITE_TEXT }
 
     /// An argument as an integer (SQLite's conversion rules apply).
-    public func int64(_ index: Int) -> Int64 { sqlite3_value_int64(value(at: index)) }
+    func int64(_ index: Int) -> Int64 { sqlite3_value_int64(value(at: index)) }
 
     /// A text argument's UTF-8 bytes, valid during the call only; nil unless it is text.
-    public func utf8(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+    func utf8(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
         let argument = value(at: index)
         guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument) else { return nil }
         return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
     }
 
     /// An argument with its storage class preserved (text and blobs copied).
-    public func value(_ index: Int) -> SQLiteValue { SQLiteValue(sqlite: value(at: index)) }
+    func value(_ index: Int) -> SQLiteValue { SQLiteValue(sqlite: value(at: index)) }
 }
 
 extension Connection {
@@ -47,33 +47,30 @@ extension Connection {
     /// for functions called once per row of large scans.
     ///
     /// - Throwing from `body` makes the SQL statement fail with the error's description.
-    public func registerInPlaceFunction(
+    func registerInPlaceFunction(
         _ name: String, argumentCount: Int32, deterministic: Bool = true,
         _ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue
     ) throws(SQLiteError) {
-        // SQLite owns the box and releases it (xDestroy) when the function goes away.
-        let box = Unmanaged.passRetained(InPlaceFunction(body)).toOpaque()
+        // SQLite owns the context and frees it (xDestroy) when the function goes away.
+        let context = CallbackContext.make(body)
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
         let rc = sqlite3_create_function_v2(
-            handle, name, argumentCount, flags, box,
+            handle, name, argumentCount, flags, context,
             { context, count, arguments in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let function = Unmanaged<InPlaceFunction>.fromOpaque(data).takeUnretainedValue()
+                let body = CallbackContext.value(at: data, as: InPlaceFunction.self)
                 do {
-                    setResult(context, try function.body(SQLFunctionArguments(count: count, values: arguments)))
+                    setResult(context, try body(SQLFunctionArguments(count: count, values: arguments)))
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }
-            }, nil, nil, { data in data.map { Unmanaged<InPlaceFunction>.fromOpaque($0).release() } })
+            }, nil, nil, { data in data.map { CallbackContext.release($0, as: InPlaceFunction.self) } })
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, connection: handle, sql: nil) }
     }
 }
 
-/// Keeps a Swift function alive for as long as SQLite may call it.
-private final class InPlaceFunction {
-    let body: (SQLFunctionArguments) throws -> SQLiteValue
-    init(_ body: @escaping (SQLFunctionArguments) throws -> SQLiteValue) { self.body = body }
-}
+/// A Swift function SQLite calls with its arguments in place.
+private typealias InPlaceFunction = (SQLFunctionArguments) throws -> SQLiteValue
 
 /// Hands a Swift function's result to SQLite (text and blobs are copied).
 func setResult(_ context: OpaquePointer, _ value: SQLiteValue) {

@@ -1,15 +1,3 @@
-/// One row of `Z_PRIMARYKEY`: an entity's number, name, parent number and key counter.
-public struct EntityRecord: Sendable, Hashable {
-    /// `Z_ENT`.
-    public var number: Int
-    /// `Z_NAME`, the entity name as the store recorded it.
-    public var name: String
-    /// `Z_SUPER`: the parent entity's number, or 0.
-    public var superNumber: Int
-    /// `Z_MAX`: the highest primary key handed out (kept on the root's row).
-    public var max: Int64
-}
-
 /// Where an attribute lives: its column, or none for a transient attribute.
 public struct AttributeMapping: Sendable, Hashable {
     /// The attribute.
@@ -60,10 +48,11 @@ public struct RelationshipMapping: Sendable, Hashable {
     var destinationHasSubentities: Bool { destinationNumbers.count > 1 }
 }
 
-/// How one entity maps onto the store: its number, table, and a column for each property.
+/// How one entity maps onto one store: its number, table, and a column for each property.
 ///
 /// Mappings are made once when a store opens (read from the store's own schema) or is
-/// created (computed with Core Data's naming rules), and are immutable after that.
+/// created (computed with Core Data's naming rules), and are immutable after that. Each
+/// belongs to its store (``storeUUID``): an ``ObjectID`` is a mapping and a key.
 ///
 /// ```swift
 /// let book = try store.mapping(for: "Book")
@@ -81,6 +70,9 @@ public final class EntityMapping: Sendable {
     public let rootName: String
     /// The root's table, which holds this entity's rows.
     public let table: String
+    /// The UUID (`Z_UUID`) of the store the mapping belongs to: object IDs point at their
+    /// entity's mapping, and so name their store.
+    public let storeUUID: String
     /// This entity's number and those of all its descendants.
     public let numbersWithDescendants: [Int]
     /// Whether the table holds only this entity and its descendants (no filter on `Z_ENT` needed).
@@ -99,7 +91,7 @@ public final class EntityMapping: Sendable {
     public var name: String { entity.name }
 
     init(
-        entity: EntityDescription, number: Int, superNumber: Int, rootName: String, table: String,
+        entity: EntityDescription, number: Int, superNumber: Int, rootName: String, table: String, storeUUID: String,
         numbersWithDescendants: [Int], ownsWholeTable: Bool,
         attributes: [AttributeMapping], relationships: [RelationshipMapping]
     ) {
@@ -108,6 +100,7 @@ public final class EntityMapping: Sendable {
         self.superNumber = superNumber
         self.rootName = rootName
         self.table = table
+        self.storeUUID = storeUUID
         self.numbersWithDescendants = numbersWithDescendants
         self.ownsWholeTable = ownsWholeTable
         self.attributes = attributes

@@ -1,4 +1,4 @@
-/// A fetch request compiled for one kind of result: the statement's text and values, how
+/// A fetch compiled for one kind of result (from a ``QueryDefinition``): the statement's text and values, how
 /// to read its rows, and the part of the predicate left to the in-memory evaluator.
 ///
 /// Shapes (`t0` is the fetched entity's table):
@@ -52,38 +52,47 @@ struct FetchQuery {
     var residual: ObjectPredicate?
     /// Why each residual conjunct stayed in memory.
     var notes: [String]
+    /// Whether the SQL has a WHERE clause (a restriction is ANDed to it).
+    var hasConditions: Bool
 }
 
 extension PersistentStore {
-    /// Compiles a request, without a window (see ``FetchQuery/windowed(limit:offset:)``);
-    /// `keys` restricts it to rows with those `Z_PK`s.
-    func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]? = nil) throws -> FetchQuery {
-        try request.validate()
-        guard keys == nil else { return try compileFetchQuery(for: request, selection: selection, keys: keys) }
-        if let cached = request.queryCache.query(selection, in: self) { return cached }
-        let query = try compileFetchQuery(for: request, selection: selection, keys: nil)
-        request.queryCache.keep(query, selection, of: request, in: self)
-        return query
+    /// The compiled query of a definition, from the store's cache when it has one (see
+    /// ``QueryCache``). Without a window (see ``FetchQuery/windowed(limit:offset:)``).
+    ///
+    /// A predicate with a part SQL cannot express is only ever finished in memory on whole
+    /// rows, so such a definition compiles to a `.rows` query whatever its selection: a
+    /// fetch compiles its predicate once.
+    func fetchQuery(for definition: QueryDefinition) throws -> FetchQuery {
+        try queryCache.query(for: definition) { try compileFetchQuery($0) }
     }
 
-    private func compileFetchQuery(for request: FetchRequest, selection: FetchQuery.Selection, keys: [Int64]?) throws -> FetchQuery {
-        let mapping = try self.mapping(for: request.entityName)
-        let family = request.includesSubentities ? self.family(of: mapping) : [mapping]
+    private func compileFetchQuery(_ definition: QueryDefinition) throws -> FetchQuery {
+        let mapping = try self.mapping(for: definition.entityName)
+        let family = definition.includesSubentities ? self.family(of: mapping) : [mapping]
         let compiler = PredicateSQLCompiler(entity: mapping) { [unowned self] name in try self.mapping(for: name) }
-        let filter = try request.predicate.map { try compiler.compileFilter($0) } ?? PredicateSQLCompiler.Filter()
-        let sortExpressions = try request.sortKeys.map { try compiler.compileSortKey($0.keyPath, caseInsensitive: $0.caseInsensitive) }
-        let properties = selection == .properties ? try request.propertiesToFetch.map { ($0, try compiler.compileProperty($0)) } : []
+        let filter = try definition.predicate.map { try compiler.compileFilter($0) } ?? PredicateSQLCompiler.Filter()
+        let selection = filter.residual == nil ? definition.selection : .rows
+        let sortKeys = definition.sortKeys
+        let sortExpressions = try sortKeys.map { try compiler.compileSortKey($0.keyPath, caseInsensitive: $0.caseInsensitive) }
+        var properties: [(String, PredicateSQLCompiler.PropertySelection)] = []
+        if definition.selection == .properties {
+            // Checked even when a residual makes the query read rows instead, on a compiler of
+            // their own then, so that their joins stay out of the rows' SQL.
+            let propertyCompiler = selection == .properties ? compiler : PredicateSQLCompiler(entity: mapping, lookup: compiler.lookup)
+            properties = try definition.propertiesToFetch.map { ($0, try propertyCompiler.compileProperty($0)) }
+        }
         var renderer = SQLRenderer()
         var query = FetchQuery(
             sql: "", bindings: [], selection: selection, mapping: mapping, family: family, reader: nil, sortStart: 0,
-            sorts: zip(request.sortKeys, sortExpressions).map {
+            sorts: zip(sortKeys, sortExpressions).map {
                 FetchQuery.SortColumn(keyPath: $0.keyPath, ascending: $0.ascending, folding: $1.folding, attributeType: $1.attributeType)
             },
-            properties: [], residual: filter.residual, notes: filter.notes)
+            properties: [], residual: filter.residual, notes: filter.notes, hasConditions: false)
         var columns: [String]
         switch selection {
         case .rows:
-            let reader = RowReader(family: family)
+            let reader = rowReader(family: family)
             query.reader = reader
             columns = [reader.selectList(alias: "t0")]
             query.sortStart = 3 + reader.columns.count
@@ -109,21 +118,21 @@ extension PersistentStore {
         if selection == .rows || selection == .keys {
             columns += sortExpressions.map { renderer.render($0.fragment) }
         }
-        let distinct = selection == .properties && request.returnsDistinctResults ? "DISTINCT " : ""
+        let distinct = selection == .properties && definition.returnsDistinctResults ? "DISTINCT " : ""
         var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(mapping.table) t0"
         for join in compiler.mainJoins { sql += " " + renderer.render(join) }
         var conditions: [String] = []
-        if !(request.includesSubentities && mapping.ownsWholeTable) {
+        if !(definition.includesSubentities && mapping.ownsWholeTable) {
             let numbers = family.map { SQLiteValue.integer(Int64($0.number)) }
             conditions.append("t0.Z_ENT IN (\(renderer.bind(numbers).joined(separator: ", ")))")
         }
         conditions += filter.conditions.map { renderer.render($0) }
-        if let keys {
-            conditions.append("t0.Z_PK IN (\(renderer.bind(keys.map { .integer($0) }).joined(separator: ", ")))")
+        if !conditions.isEmpty {
+            sql += " WHERE " + conditions.joined(separator: " AND ")
+            query.hasConditions = true
         }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if selection != .count, !sortExpressions.isEmpty {
-            var keys = zip(sortExpressions, request.sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
+            var keys = zip(sortExpressions, sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
             // A unique last key makes the order total, so windows and merges are stable.
             if selection != .properties { keys.append("t0.Z_PK") }
             sql += " ORDER BY " + keys.joined(separator: ", ")
@@ -142,6 +151,17 @@ extension FetchQuery {
         var query = self
         query.sql += " LIMIT ? OFFSET ?"
         query.bindings += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        return query
+    }
+
+    /// A count restricted to the rows with these keys (the rows a context's unsaved changes
+    /// take out of a stored count): the same conditions, and `t0.Z_PK IN (…)`.
+    func restricted(toKeys keys: [Int64]) -> FetchQuery {
+        assert(selection == .count, "only a count (no ORDER BY, no window) is restricted to keys")
+        var query = self
+        query.sql += (hasConditions ? " AND " : " WHERE ") + "t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
+        query.bindings += keys.map { .integer($0) }
+        query.hasConditions = true
         return query
     }
 }

@@ -11,6 +11,8 @@ struct LayoutResolver {
     let schema: DatabaseSchema?
     /// Entity name to the older name the store's `Z_PRIMARYKEY` records, where they differ.
     let storeNames: [String: String]
+    /// The UUID of the store the mappings are for (see ``EntityMapping/storeUUID``).
+    let storeUUID: String
     private(set) var differences: [String] = []
 
     /// Columns chosen for each (declaring entity, property) pair.
@@ -23,8 +25,9 @@ struct LayoutResolver {
         var property: String
     }
 
-    init(model: ManagedObjectModel, numbers: [String: Int], schema: DatabaseSchema?, storeNames: [String: String] = [:]) {
+    init(model: ManagedObjectModel, numbers: [String: Int], schema: DatabaseSchema?, storeNames: [String: String] = [:], storeUUID: String) {
         self.model = model
+        self.storeUUID = storeUUID
         self.numbers = numbers
         self.schema = schema
         self.storeNames = storeNames
@@ -131,7 +134,7 @@ struct LayoutResolver {
         return EntityMapping(
             entity: entity, number: numbers[entity.name] ?? 0,
             superNumber: entity.parent.flatMap { numbers[$0] } ?? 0,
-            rootName: root.name, table: table(forRoot: root.name),
+            rootName: root.name, table: table(forRoot: root.name), storeUUID: storeUUID,
             numbersWithDescendants: family.compactMap { numbers[$0.name] },
             ownsWholeTable: entity.parent == nil,
             attributes: attributes, relationships: relationships)

@@ -22,14 +22,22 @@ extension PersistentStore {
     /// Runs `sql` and hands each row to `body` until it returns false. Regular expression
     /// matches on the way, in SQL or in `body`, stop when the store is interrupted.
     func forEachRow(sql: String, bindings: [SQLiteValue], _ body: (Statement) throws -> Bool) throws {
+        try withFetchStatement(sql, bindings) { statement in
+            while try step(statement) {
+                if try !body(statement) { break }
+            }
+        }
+    }
+
+    /// Runs `body` with a fetch statement for `sql` (an idle one from the pool, or a new
+    /// one), bound to `bindings`, the predicate functions registered and interrupts watched.
+    private func withFetchStatement(_ sql: String, _ bindings: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
         try watchingInterrupts {
             try registerPredicateFunctionsIfNeeded()
             let statement = try fetchSupport.take(sql) ?? connection.prepare(sql)
             defer { fetchSupport.give(statement) }
             try statement.bind(bindings)
-            while try step(statement) {
-                if try !body(statement) { break }
-            }
+            try body(statement)
         }
     }
 
@@ -54,15 +62,21 @@ extension PersistentStore {
         }
     }
 
-    /// Runs a compiled fetch and hands each row to `body` until it returns false.
-    func forEachRow(of query: FetchQuery, _ body: (Statement) throws -> Bool) throws {
-        try forEachRow(sql: query.sql, bindings: query.bindings, body)
+    /// Runs a compiled query and hands its cursor, on each row in turn, to `body` until it
+    /// returns false (see ``RowCursor``).
+    func forEachRow(of query: FetchQuery, _ body: (RowCursor) throws -> Bool) throws {
+        try withFetchStatement(query.sql, query.bindings) { statement in
+            let cursor = RowCursor(statement: statement, store: self, reader: query.reader, sortStart: query.sortStart, sortCount: query.sorts.count)
+            while try step(statement) {
+                if try !body(cursor) { break }
+            }
+        }
     }
 
     /// The single number a `COUNT(*)` query returns.
     func count(of query: FetchQuery) throws -> Int {
         var count = 0
-        try forEachRow(of: query) { statement in
+        try forEachRow(sql: query.sql, bindings: query.bindings) { statement in
             count = Int(statement.int64(0))
             return false
         }
@@ -72,12 +86,14 @@ extension PersistentStore {
     /// The rows of a family's table with these keys, by key (for batched results).
     func rows(withKeys keys: [Int64], family: [EntityMapping]) throws -> [Int64: StoredRow] {
         guard let first = family.first, !keys.isEmpty else { return [:] }
-        let reader = RowReader(family: family)
+        let reader = rowReader(family: family)
         let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(first.table) t0 WHERE t0.Z_PK IN (\(placeholders(keys.count)))"
         var rows: [Int64: StoredRow] = [:]
-        try forEachRow(sql: sql, bindings: keys.map { .integer($0) }) { statement in
-            if let row = reader.read(statement) { rows[row.primaryKey] = row }
-            return true
+        try withFetchStatement(sql, keys.map { .integer($0) }) { statement in
+            let cursor = RowCursor(statement: statement, store: self, reader: reader)
+            while try step(statement) {
+                if let row = cursor.storedRow() { rows[row.primaryKey] = row }
+            }
         }
         return rows
     }

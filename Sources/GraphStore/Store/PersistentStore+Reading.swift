@@ -2,14 +2,14 @@
 extension PersistentStore {
     /// Reads one object's row, or nil when no row has that key and entity.
     public func row(of mapping: EntityMapping, primaryKey: Int64) throws(StoreError) -> StoredRow? {
-        let reader = RowReader(family: [mapping], externalData: ExternalBinaryData(storePath: path))
+        let reader = rowReader(family: [mapping], externalData: ExternalBinaryData(storePath: path))
         let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0 WHERE t0.Z_PK = ?"
         do {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             statement.bind(primaryKey, at: 1)
             guard try statement.step() else { return nil }
-            return reader.read(statement)
+            return RowCursor(statement: statement, store: self, reader: reader).storedRow()
         } catch {
             throw .sqlite(error)
         }
@@ -22,7 +22,7 @@ extension PersistentStore {
         _ body: (StoredRow) throws -> Void
     ) throws {
         let family = exactEntity ? [mapping] : self.family(of: mapping)
-        let reader = RowReader(family: family, externalData: ExternalBinaryData(storePath: path))
+        let reader = rowReader(family: family, externalData: ExternalBinaryData(storePath: path))
         var sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0"
         var arguments: [SQLiteValue] = []
         if exactEntity || !mapping.ownsWholeTable {
@@ -39,9 +39,10 @@ extension PersistentStore {
         defer { statement.reset() }
         try statement.bind(arguments)
         // `body` may evaluate predicates (validation does): an interrupt stops their matches.
+        let cursor = RowCursor(statement: statement, store: self, reader: reader)
         try watchingInterrupts {
             while try statement.step() {
-                if let row = reader.read(statement) { try body(row) }
+                if let row = cursor.storedRow() { try body(row) }
             }
         }
     }

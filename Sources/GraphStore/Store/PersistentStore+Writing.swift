@@ -12,7 +12,7 @@ extension PersistentStore {
     /// is repaired by starting above the largest key. `count` must be at least 1.
     public func allocatePrimaryKeys(root: EntityMapping, count: Int) throws -> ClosedRange<Int64> {
         precondition(count >= 1, "allocatePrimaryKeys needs a count of at least 1")
-        guard var record = records[root.number] else { throw StoreError.unknownEntity(root.name) }
+        guard var record = primaryKeyEntries[root.number] else { throw StoreError.unknownEntity(root.name) }
         // Read again (another program may have written since the store opened), checked.
         var stored = record.max
         if let value = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(root.number))]), value != .null {
@@ -31,60 +31,55 @@ extension PersistentStore {
         try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
             .execute([.integer(end), .integer(Int64(root.number))])
         record.max = end
-        records[root.number] = record
+        primaryKeyEntries[root.number] = record
         return start...end
     }
 
-    /// Inserts a new row: `values` follow ``EntityMapping/rowColumns``.
-    public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, values: [SQLiteValue]) throws {
-        try insertRow(mapping, primaryKey: primaryKey) { statement, first in
-            for (i, value) in values.enumerated() { try statement.bind(value, at: first + Int32(i)) }
-        }
+    /// Inserts a row of one of this store's entities (``StoredRow/mapping``), with key
+    /// ``StoredRow/primaryKey``: its attributes and to-ones as the row holds them, at
+    /// version 1.
+    ///
+    /// ```swift
+    /// try store.transaction {
+    ///     guard var copy = try store.row(of: book, primaryKey: 4) else { return }
+    ///     copy.primaryKey = try store.allocatePrimaryKeys(root: book, count: 1).lowerBound
+    ///     try store.insertRow(copy)
+    /// }
+    /// ```
+    public func insertRow(_ row: StoredRow) throws {
+        try insertRow(row.mapping, primaryKey: row.primaryKey, from: row)
     }
 
-    /// Inserts a new row whose ``EntityMapping/rowColumns`` values `bind` binds, starting
-    /// at parameter `first` (the save path binds straight from objects, without arrays).
-    /// A column `bind` leaves unbound is NULL.
-    public func insertRow(_ mapping: EntityMapping, primaryKey: Int64, bind: (Statement, Int32) throws -> Void) throws {
-        try insertRow(mapping, primaryKey: primaryKey, bindsEveryColumn: false, bind: bind)
-    }
-
-    /// As the public `insertRow`; when `bindsEveryColumn` (the context's save binds every
-    /// column of every row) the statement's earlier bindings are not cleared first.
-    func insertRow(_ mapping: EntityMapping, primaryKey: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws {
-        let statement = try statement(mapping.insertSQL, for: mapping, in: &insertStatements)
-        defer { bindsEveryColumn ? statement.rewind() : statement.reset() }
+    /// Inserts a new row of `mapping` with key `primaryKey` at version 1, its columns taken
+    /// from `source` (a context's save hands its objects over as they are).
+    func insertRow(_ mapping: EntityMapping, primaryKey: Int64, from source: some RowSource) throws {
+        let statement = try statement(mapping.insertSQL, for: mapping, in: insertStatements)
+        // Every parameter is bound below, so the earlier bindings need not be cleared.
+        defer { statement.rewind() }
         statement.bind(primaryKey, at: 1)
         statement.bind(Int64(mapping.number), at: 2)
         statement.bind(1, at: 3)
-        try bind(statement, 4)
+        try bindRow(mapping, from: source, to: statement, at: 4)
         try statement.step()
     }
 
-    /// Updates a row and bumps its version, failing with
-    /// ``StoreError/optimisticLockingFailure(_:)`` if the row's version is no longer
-    /// `version` (someone else changed or deleted it).
-    public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, values: [SQLiteValue]) throws {
-        try updateRow(mapping, primaryKey: primaryKey, version: version) { statement, first in
-            for (i, value) in values.enumerated() { try statement.bind(value, at: first + Int32(i)) }
+    /// Writes a stored row's attributes and to-ones over its row and bumps its version,
+    /// failing with ``StoreError/optimisticLockingFailure(_:)`` if the row's version is no
+    /// longer `version` (someone else changed or deleted it).
+    public func updateRow(_ row: StoredRow, version: Int64) throws {
+        guard try updateRow(row.mapping, primaryKey: row.primaryKey, version: version, from: row) else {
+            throw try versionConflict(row.mapping, primaryKey: row.primaryKey, expectedVersion: version)
         }
     }
 
-    /// Updates a row from a binding closure (as ``insertRow(_:primaryKey:bind:)``).
-    public func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bind: (Statement, Int32) throws -> Void) throws {
-        guard try updateRow(mapping, primaryKey: primaryKey, version: version, bindsEveryColumn: false, bind: bind) else {
-            throw try versionConflict(mapping, primaryKey: primaryKey, expectedVersion: version)
-        }
-    }
-
-    /// As the public `updateRow` (see the internal `insertRow` for `bindsEveryColumn`), but
-    /// answers false, having changed nothing, when the row's version is not `version`: the
-    /// context describes (or overwrites) the conflict itself.
-    func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, bindsEveryColumn: Bool, bind: (Statement, Int32) throws -> Void) throws -> Bool {
-        let statement = try statement(mapping.updateSQL, for: mapping, in: &updateStatements)
-        defer { bindsEveryColumn ? statement.rewind() : statement.reset() }
+    /// Updates a row from `source` and bumps its version if the row's version is still
+    /// `version`; answers false, having changed nothing, otherwise: a context describes (or
+    /// overwrites) the conflict itself.
+    func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, from source: some RowSource) throws -> Bool {
+        let statement = try statement(mapping.updateSQL, for: mapping, in: updateStatements)
+        defer { statement.rewind() }
         statement.bind(version + 1, at: 1)
-        try bind(statement, 2)
+        try bindRow(mapping, from: source, to: statement, at: 2)
         let next = Int32(mapping.rowColumns.count + 2)
         statement.bind(primaryKey, at: next)
         statement.bind(version, at: next + 1)
@@ -93,12 +88,12 @@ extension PersistentStore {
     }
 
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
-    /// number (no SQL text or key is hashed per row on the save path). Every caller resets
-    /// the statement after its one use, so it comes out of the cache ready to bind.
-    private func statement(_ sql: String, for mapping: EntityMapping, in cache: inout EntityNumberTable<Statement>) throws -> Statement {
-        if let statement = cache[mapping.number] { return statement }
+    /// number (no SQL text or key is hashed per row on the save path). Every caller rewinds
+    /// the statement after its one use and binds every parameter before the next.
+    private func statement(_ sql: String, for mapping: EntityMapping, in cache: UncheckedCell<ByEntityNumber<Statement>>) throws -> Statement {
+        if let statement = cache.value[mapping.number] { return statement }
         let statement = try connection.prepare(sql)
-        cache[mapping.number] = statement
+        cache.value[mapping.number] = statement
         return statement
     }
 

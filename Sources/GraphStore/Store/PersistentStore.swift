@@ -21,6 +21,20 @@ public enum ModelOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension ModelOrigin {
+    /// How a note of an inferred model ends when the store names entities as an older
+    /// model did while its metadata lists the current names (a renaming migration): opening
+    /// the store with its current model gives the current names. A program that opens stores
+    /// its own way adds its own advice after it.
+    ///
+    /// ```swift
+    /// if case .inferred(let notes) = store.modelOrigin, notes.contains(where: { $0.hasSuffix(ModelOrigin.renamingMigrationNote) }) {
+    ///     print("open the store with the app's current model to see the current entity names")
+    /// }
+    /// ```
+    public static let renamingMigrationNote = "(a renaming migration)"
+}
+
 /// An SQLite store in Core Data's layout, opened with a model.
 ///
 /// Opening reads the store's own bookkeeping (`Z_PRIMARYKEY`, `Z_METADATA`, the tables'
@@ -57,8 +71,9 @@ public final class PersistentStore {
     public private(set) var metadata: StoreMetadata
     /// The store's tables, columns and indexes.
     public let schema: DatabaseSchema
-    /// The `Z_PRIMARYKEY` rows, by entity number.
-    public internal(set) var records: [Int: EntityRecord]
+    /// The `Z_PRIMARYKEY` rows (the store's entities and their key counters), by entity
+    /// number.
+    public internal(set) var primaryKeyEntries: [Int: PrimaryKeyEntry]
     /// Oddities found while opening (a `Z_MAX` below the largest key, unknown entities, ...).
     public let anomalies: [String]
     /// Why the store's own `Z_MODELCACHE` was not used when the store was opened without a
@@ -79,13 +94,14 @@ public final class PersistentStore {
     /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
     private let file: StoreFile.Opened
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
-    // touches them, never overlapping, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) var insertStatements = EntityNumberTable<Statement>()
-    @exclusivity(unchecked) var updateStatements = EntityNumberTable<Statement>()
+    // touches them, never overlapping, so exclusivity is not checked at run time (see
+    // `UncheckedStorage.swift`).
+    let insertStatements = UncheckedCell(ByEntityNumber<Statement>())
+    let updateStatements = UncheckedCell(ByEntityNumber<Statement>())
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
-    /// The entity half of this store's object IDs, shared (see `Store/StoreEntityTable.swift`).
-    let storeEntities = StoreEntityTable()
+    /// The compiled fetch queries, by fingerprint (see ``QueryCache``).
+    let queryCache = QueryCache()
 
     /// The store's UUID (`Z_UUID`), which object-ID URIs carry.
     public var uuid: String { metadata.uuid }
@@ -143,7 +159,7 @@ public final class PersistentStore {
             self.file = file
             self.schema = opened.schema
             self.metadata = opened.metadata
-            self.records = opened.records
+            self.primaryKeyEntries = opened.records
             self.model = opened.model
             self.modelOrigin = opened.origin
             self.modelCacheProblem = opened.modelCacheProblem
@@ -164,7 +180,7 @@ public final class PersistentStore {
     private struct Opened {
         var schema: DatabaseSchema
         var metadata: StoreMetadata
-        var records: [Int: EntityRecord]
+        var records: [Int: PrimaryKeyEntry]
         var model: ManagedObjectModel
         var origin: ModelOrigin
         var modelCacheProblem: ModelCacheProblem?
@@ -189,13 +205,13 @@ public final class PersistentStore {
         if let model {
             chosen = ModelLocator.Found(model: model, origin: origin ?? .given, cacheProblem: nil)
         } else {
-            chosen = try ModelLocator.model(forStoreAt: path, connection: connection, schema: schema, records: records, metadata: metadata)
+            chosen = try ModelLocator.model(forStoreAt: path, sampler: SchemaSampler(connection: connection), schema: schema, records: records, metadata: metadata)
         }
-        let numbering = EntityNumbering(model: chosen.model, records: records, metadata: metadata, schema: schema)
+        let numbering = PrimaryKeyEntryMatcher(model: chosen.model, records: records, metadata: metadata, schema: schema)
         let numbers = numbering.numbers
         anomalies += numbering.notes
         var differences = numbering.differences
-        var resolver = LayoutResolver(model: chosen.model, numbers: numbers, schema: schema, storeNames: numbering.storeNames)
+        var resolver = LayoutResolver(model: chosen.model, numbers: numbers, schema: schema, storeNames: numbering.storeNames, storeUUID: metadata.uuid)
         let mappings = resolver.resolve()
         differences += resolver.differences
         guard differences.isEmpty else { throw .modelMismatch(path: path, differences: differences) }
@@ -214,9 +230,9 @@ public final class PersistentStore {
 
     /// The `Z_PRIMARYKEY` rows, each number checked (a real beyond `Int64` or text is an
     /// error naming its row and column, not a crash), and `Z_SUPER` checked for cycles.
-    private static func readRecords(_ opening: Opening) throws(StoreError) -> [Int: EntityRecord] {
+    private static func readRecords(_ opening: Opening) throws(StoreError) -> [Int: PrimaryKeyEntry] {
         let path = opening.path
-        var records: [Int: EntityRecord] = [:]
+        var records: [Int: PrimaryKeyEntry] = [:]
         do {
             for row in try opening.connection.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY") {
                 guard case .text(let name) = row[1] else {
@@ -236,7 +252,7 @@ public final class PersistentStore {
                     return value
                 }
                 let entity = Int(entityNumber)
-                records[entity] = EntityRecord(number: entity, name: name, superNumber: Int(try number(2, "Z_SUPER")), max: try number(3, "Z_MAX"))
+                records[entity] = PrimaryKeyEntry(number: entity, name: name, superNumber: Int(try number(2, "Z_SUPER")), max: try number(3, "Z_MAX"))
             }
         } catch let error as StoreError {
             throw error
@@ -259,12 +275,6 @@ public final class PersistentStore {
         return records
     }
 
-    /// The `Z_CONTENT` values of `Z_MODELCACHE` (normally one blob), for the model locator,
-    /// which decodes them; the SQL stays here with the rest of the store's SQL.
-    static func modelCacheContents(connection: Connection) throws(SQLiteError) -> [SQLiteValue] {
-        try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE").compactMap(\.first)
-    }
-
     /// Stand-ins for the SQL functions Core Data's derived-attribute triggers call, so that
     /// writes to tables with such triggers do not fail with "no such function".
     private func registerTriggerFunctions() throws(StoreError) {
@@ -284,12 +294,12 @@ public final class PersistentStore {
         guard !FileManager.default.fileExists(atPath: path) else { throw .alreadyExists(path: path) }
         var numbers: [String: Int] = [:]
         for (i, entity) in model.entitiesInNumberingOrder.enumerated() { numbers[entity.name] = i + 1 }
-        var resolver = LayoutResolver(model: model, numbers: numbers, schema: nil)
-        let mappings = resolver.resolve()
         let metadata = StoreMetadata(newStoreFor: model)
+        var resolver = LayoutResolver(model: model, numbers: numbers, schema: nil, storeUUID: metadata.uuid)
+        let mappings = resolver.resolve()
         do {
             let connection = try Connection(path: path, mode: .create)
-            try connection.execute("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = WAL")
+            try connection.executeScript("PRAGMA page_size = 4096; PRAGMA auto_vacuum = 2; PRAGMA journal_mode = WAL")
             try connection.transaction {
                 for statement in SchemaWriter(model: model, mappings: mappings).statements() {
                     try connection.execute(statement)

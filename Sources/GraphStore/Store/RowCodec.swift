@@ -2,11 +2,12 @@ import Foundation
 
 /// Converts attribute values to and from SQLite storage, the way Core Data stores them:
 /// dates as seconds since 2001-01-01, booleans as 0/1, UUIDs as 16 bytes, URIs as text,
-/// decimals as reals.
+/// decimals as reals. The conversions to and from SQLite's values are the store's own;
+/// what is public says whether a value fits an attribute type, and in which form it is kept.
 ///
 /// ```swift
-/// RowCodec.encode(.date(Date(timeIntervalSinceReferenceDate: 60)), as: .date)   // .real(60)
-/// try RowCodec.decode(.integer(1), as: .boolean)                                 // .bool(true)
+/// RowCodec.fits(.integer(70_000), .integer16)     // false: outside Integer 16's range
+/// RowCodec.normalize(.integer(3), .double)        // .double(3)
 /// ```
 public enum RowCodec {
     /// Why a stored value cannot be read as its attribute's type.
@@ -18,7 +19,7 @@ public enum RowCodec {
     }
 
     /// The SQLite value stored for an attribute value.
-    public static func encode(_ value: AttributeValue?, as type: AttributeType) -> SQLiteValue {
+    static func encode(_ value: AttributeValue?, as type: AttributeType) -> SQLiteValue {
         guard let value else { return .null }
         switch value {
         case .integer(let v): return type.isInteger || type == .boolean ? .integer(v) : .real(Double(v))
@@ -37,7 +38,7 @@ public enum RowCodec {
     }
 
     /// The attribute value for a stored SQLite value.
-    public static func decode(_ value: SQLiteValue, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
+    static func decode(_ value: SQLiteValue, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
         if case .null = value { return nil }
         switch (type, value) {
         case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)):

@@ -12,12 +12,18 @@ final class RowLayout {
         let external: Bool
     }
 
-    /// A stored to-one: its relationship index and result columns (-1 when absent).
+    /// A stored to-one: its relationship index and result columns (-1 when absent), and
+    /// its declared destination (resolved once per fetch, not per row).
     struct ToOne {
         let index: Int
         let keyColumn: Int32
         let entityColumn: Int32
         let orderColumn: Int32
+        /// The declared destination's mapping; nil when the store has no such entity.
+        let declared: EntityMapping?
+        /// Whether the declared destination has sub-entities (a destination row then says
+        /// which one it is).
+        let destinationHasSubentities: Bool
     }
 
     let mapping: EntityMapping
@@ -25,8 +31,8 @@ final class RowLayout {
     let toOnes: [ToOne]
 
     /// `positions` are the entity's ``EntityMapping/rowColumns`` positions among the
-    /// family's columns (see ``RowReader``).
-    init(mapping: EntityMapping, positions: [Int]) {
+    /// family's columns (see ``RowReader``); `lookup` finds a mapping by entity number.
+    init(mapping: EntityMapping, positions: [Int], lookup: (Int) -> EntityMapping?) {
         self.mapping = mapping
         var p = 0
         func next() -> Int32 {
@@ -42,7 +48,12 @@ final class RowLayout {
             let key = next()
             let entity = toOne.hasEntityColumn ? next() : -1
             let order = toOne.hasOrderColumn ? next() : -1
-            toOnes.append(ToOne(index: toOne.index, keyColumn: key, entityColumn: entity, orderColumn: order))
+            let relationship = mapping.relationships[toOne.index]
+            toOnes.append(
+                ToOne(
+                    index: toOne.index, keyColumn: key, entityColumn: entity, orderColumn: order,
+                    declared: relationship.destinationNumbers.first.flatMap(lookup),
+                    destinationHasSubentities: relationship.destinationHasSubentities))
         }
         self.attributes = attributes
         self.toOnes = toOnes

@@ -50,3 +50,24 @@ enum SQLiteValueOrder {
         }
     }
 }
+
+/// One value a fetch sorts by, as SQL computes it from a row (stored the way the store
+/// stores it, case-folded for a case-insensitive key), ordered as SQL orders it. A context
+/// merges its unsaved objects into stored results by these.
+struct SortValue {
+    let stored: SQLiteValue
+
+    /// -1, 0 or 1, as `ORDER BY` would place `a` and `b`.
+    static func compare(_ a: SortValue, _ b: SortValue) -> Int {
+        SQLiteValueOrder.compare(a.stored, b.stored)
+    }
+}
+
+extension FetchQuery.SortColumn {
+    /// The value SQL sorts by for an object whose key path reads `value`.
+    func sortValue(of value: PredicateValue) -> SortValue {
+        let stored = RowCodec.encode(value.attributeValue, as: attributeType)
+        guard !folding.isEmpty, case .text(let text) = stored else { return SortValue(stored: stored) }
+        return SortValue(stored: .text(StringMatching.fold(text, folding)))
+    }
+}

@@ -84,7 +84,7 @@ struct SchemaWriter {
                 let columns = index.elements.compactMap { element in
                     column(of: element.property, in: mapping).map { "\($0) COLLATE BINARY \(element.ascending ? "ASC" : "DESC")" }
                 }
-                sql.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+                sql.append("CREATE INDEX \(SchemaWriter.fetchIndexName(entity: entity.name, index: index.name)) ON \(table) (\(columns.joined(separator: ", ")))")
             }
             for constraint in entity.uniquenessConstraints {
                 let columns = constraint.compactMap { column(of: $0, in: mapping).map { "\($0) COLLATE BINARY ASC" } }
@@ -92,6 +92,11 @@ struct SchemaWriter {
             }
         }
         return sql
+    }
+
+    /// The name Core Data gives the index of an entity's fetch index: `Z_<Entity>_<index>`.
+    static func fetchIndexName(entity: String, index: String) -> String {
+        "Z_\(entity)_\(index)"
     }
 
     private func column(of property: String, in mapping: EntityMapping) -> String? {

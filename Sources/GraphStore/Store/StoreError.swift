@@ -123,7 +123,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .modelMismatch(let path, let differences):
             "\(path): the model does not match the store:\n" + differences.map { "  - \($0)" }.joined(separator: "\n")
         case .readOnly(let path):
-            "\(path): opened read-only; writing needs --write"
+            "\(path): opened read-only"
         case .malformedValue(let entity, let pk, let key, let column, let found, let expected):
             "\(entity) p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
         case .typeMismatch(let entity, let key, let expected, let found):

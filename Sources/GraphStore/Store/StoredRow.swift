@@ -28,8 +28,8 @@ public struct StoredRow: Sendable {
     }
 }
 
-/// Reads rows of an entity family from one SELECT: the union of the family's columns,
-/// with, for each concrete entity, where its own columns sit in the result.
+/// The columns of an entity family's rows in one SELECT: the union of the family's
+/// columns, with, for each concrete entity, where its own columns sit in the result.
 struct RowReader {
     let columns: [String]
     /// Where each concrete entity's values sit in a row that starts at column 0.
@@ -38,7 +38,8 @@ struct RowReader {
     /// Where external binary values live (`.<store name>_SUPPORT/_EXTERNAL_DATA`), if known.
     var externalData: ExternalBinaryData?
 
-    init(family: [EntityMapping], externalData: ExternalBinaryData? = nil) {
+    /// `lookup` finds a mapping by entity number (the to-ones' declared destinations).
+    init(family: [EntityMapping], externalData: ExternalBinaryData? = nil, lookup: (Int) -> EntityMapping?) {
         self.externalData = externalData
         var columns: [String] = []
         var index: [String: Int] = [:]
@@ -50,7 +51,7 @@ struct RowReader {
                 index[column.uppercased()] = columns.count - 1
                 return columns.count - 1
             }
-            layouts.append(RowLayout(mapping: mapping, positions: positions))
+            layouts.append(RowLayout(mapping: mapping, positions: positions, lookup: lookup))
         }
         self.columns = columns
         self.layouts = layouts
@@ -65,26 +66,11 @@ struct RowReader {
     func selectList(alias: String) -> String {
         (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map { "\(alias).\($0)" }.joined(separator: ", ")
     }
+}
 
-    /// Decodes the current row of a statement whose first columns are this reader's; values
-    /// that cannot be decoded, and bookkeeping numbers that are not whole numbers, are
-    /// listed in the row's `problems`.
-    func read(_ statement: Statement) -> StoredRow? {
-        guard let layout = layout(entityNumber: Int(statement.int64(1))) else { return nil }
-        let mapping = layout.mapping
-        var row = StoredRow(
-            primaryKey: statement.int64(0), entityNumber: mapping.number, version: statement.int64(2), mapping: mapping,
-            attributes: Array(repeating: nil, count: mapping.attributeTypes.count),
-            toOne: Array(repeating: nil, count: mapping.relationships.count), problems: [])
-        for attribute in layout.attributes {
-            do throws(StoreError) {
-                row.attributes[attribute.index] = try layout.decode(attribute, from: statement, externalData: externalData)
-            } catch {
-                row.problems.append(error)
-            }
-        }
-        for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
-        row.problems += layout.numberProblems(in: statement)
-        return row
+extension PersistentStore {
+    /// A reader of a family's rows, its to-ones' destinations resolved in this store.
+    func rowReader(family: [EntityMapping], externalData: ExternalBinaryData? = nil) -> RowReader {
+        RowReader(family: family, externalData: externalData) { mapping(number: $0) }
     }
 }

@@ -149,10 +149,9 @@ public final class ContextUndoManager {
             record = .attribute(object, index: Int32(index), old: object.values[index])
         case .relationship(let index):
             record = .toOne(object, index: Int32(index), old: try object.destination(at: index))
-        case .toManyInsertion(let index, let unmanaged):
-            record = .joined(object, index: Int32(index), member: unmanaged.takeUnretainedValue())
-        case .toManyRemoval(let index, let unmanaged):
-            let member = unmanaged.takeUnretainedValue()
+        case .toManyInsertion(let index, let member):
+            record = .joined(object, index: Int32(index), member: member)
+        case .toManyRemoval(let index, let member):
             let position = object.members(index).firstIndex(of: ObjectRef(member)) ?? Int.max
             record = .left(object, index: Int32(index), member: member, position: position)
         case .insert:

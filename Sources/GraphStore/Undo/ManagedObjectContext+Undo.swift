@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         }
         guard object.managedObjectContext == nil else { throw StoreError.foreignObject(object.objectID.description) }
         if !object.objectID.isTemporary {
-            object.objectID = ObjectID(temporaryFor: store.storeEntity(for: object.mapping), serial: nextTemporaryID)
+            object.objectID = ObjectID(temporaryFor: object.mapping, serial: nextTemporaryID)
             nextTemporaryID += 1
             object.version = 0
             // Its join-table rows went with the saved delete: write every loaded to-many again.

@@ -52,7 +52,7 @@ extension ManagedObjectContext {
             }
             guard members.count + others.count > 1 else { continue }
             let key = constraint.keys.joined(separator: ",")
-            let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
+            let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(\.quotedInMessages).joined(separator: ", "))
             for member in members {
                 let related = members.filter { $0 !== member }.map(\.objectID) + others
                 conflicts.append(ValidationError(objectID: member.objectID, key: key, value: value, rule: .unique(constraint.keys), relatedObjects: related))

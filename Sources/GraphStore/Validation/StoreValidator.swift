@@ -135,7 +135,7 @@ public struct StoreValidator {
                         store.mapping(number: row.entityNumber).map { (row, store.objectID($0, primaryKey: row.primaryKey)) }
                     }
                     let ids = holders.map(\.1)
-                    let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(ValidationRule.quoted).joined(separator: ", "))
+                    let value: AttributeValue = values.count == 1 ? values[0] : .string(values.map(\.quotedInMessages).joined(separator: ", "))
                     for (row, id) in holders where numbers.contains(row.entityNumber) {
                         found[row.primaryKey, default: []].append(
                             Finding(key: keys.joined(separator: ","), value: value, rule: .unique(keys), related: ids.filter { $0 != id }))

@@ -90,7 +90,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Why `value` of `key` breaks the rule, as the part of a message after `Book p7: `.
     func failure(key: String?, value: AttributeValue?, related: [ObjectID]) -> String {
-        let subject = [key, value.map(ValidationRule.quoted)].compactMap { $0 }.joined(separator: " ")
+        let subject = [key, value.map(\.quotedInMessages)].compactMap { $0 }.joined(separator: " ")
         switch self {
         case .required:
             return "\(key ?? "a value") has no value, but it is required"
@@ -140,13 +140,6 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
             guard let key else { return reason }
             return value == nil ? "\(key): \(reason)" : "\(subject) is not valid: \(reason)"
         }
-    }
-
-    /// A value as a message shows it: strings quoted (and cut when long), others plain.
-    static func quoted(_ value: AttributeValue) -> String {
-        guard case .string(let s) = value else { return value.description }
-        let cut = s.count > 60 ? String(s.prefix(57)) + "…" : s
-        return "\"\(cut)\""
     }
 
     private static func length(of value: AttributeValue?) -> String {

@@ -19,7 +19,9 @@ enum ModelCommand {
             if let version = store.metadata.frameworkVersion { row("written by Core Data framework", String(version)) }
             row("read-only", store.isReadOnly ? "yes" : "no")
             if case .inferred(let notes) = store.modelOrigin {
-                for note in notes { row("inferred", note) }
+                for note in notes {
+                    row("inferred", note.hasSuffix(ModelOrigin.renamingMigrationNote) ? note + "; open with --model to use the current names" : note)
+                }
             }
             for anomaly in store.anomalies { row("anomaly", anomaly) }
         }

@@ -38,7 +38,7 @@ enum SchemaCommand {
                 for index in mapping.entity.fetchIndexes {
                     sink.row([
                         .text(mapping.name), .text(index.elements.map(\.property).joined(separator: ",")), .text("fetch index"),
-                        .null, .null, .text("Z_\(mapping.name)_\(index.name)"), .text(index.name),
+                        .null, .null, store.index(for: index, of: mapping).map { .text($0.name) } ?? .null, .text(index.name),
                     ])
                 }
             }

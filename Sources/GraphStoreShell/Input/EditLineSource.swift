@@ -22,6 +22,10 @@ public final class EditLineSource: LineSource {
     private let echoDescriptor: Int32
     private var promptText: UnsafeMutablePointer<CChar>?
     private var finished = false
+    /// What libedit's callbacks (the prompt, TAB) are handed as client data: a cell of its
+    /// own holding the source weakly, allocated with the editor and freed after `el_end`, so
+    /// a callback never reaches a source that is gone.
+    private let client: UnsafeMutablePointer<EditLineClient>
 
     /// Starts libedit on the terminal; nil when it cannot.
     ///
@@ -43,6 +47,9 @@ public final class EditLineSource: LineSource {
         self.historyPath = historyPath
         self.completer = completer
         self.echoDescriptor = echoToStandardError ? STDERR_FILENO : STDOUT_FILENO
+        self.client = .allocate(capacity: 1)
+        client.initialize(to: EditLineClient())
+        client.pointee.source = self
         graphstore_history_set_size(history, &event, 1000)
         graphstore_history_unique(history, &event, 1)
         if let historyPath { graphstore_history_load(history, &event, historyPath) }
@@ -50,14 +57,12 @@ public final class EditLineSource: LineSource {
         graphstore_el_set_editor(editor, "emacs")
         graphstore_el_set_signal(editor, 1)
         graphstore_el_set_getc(editor) { _, character in EditLineSource.readCharacter(character) }
-        graphstore_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
+        graphstore_el_set_clientdata(editor, UnsafeMutableRawPointer(client))
         graphstore_el_set_prompt(editor) { editor in
-            guard let editor, let data = graphstore_el_get_clientdata(editor) else { return nil }
-            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().promptText
+            EditLineClient.source(of: editor)?.promptText
         }
         graphstore_el_add_function(editor, "graphstore-complete", "Complete the word at the cursor") { editor, _ in
-            guard let editor, let data = graphstore_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
-            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().completeWord()
+            EditLineClient.source(of: editor)?.completeWord() ?? UInt8(CC_ERROR)
         }
         graphstore_el_bind(editor, "^I", "graphstore-complete")
         // ~/.editrc (or $EDITRC) last, so that a user's `bind -v` or own bindings win.
@@ -120,6 +125,9 @@ public final class EditLineSource: LineSource {
         free(promptText)
         history_end(history)
         el_end(editor)
+        // libedit is gone: nothing calls back with the client data any more.
+        client.deinitialize(count: 1)
+        client.deallocate()
     }
 
     public func read(prompt: String) -> LineInput {
@@ -191,5 +199,17 @@ public final class EditLineSource: LineSource {
         let width = TerminalInfo(fileDescriptor: echoDescriptor, environment: LaunchEnvironment())?.columns ?? 80
         echo("\n" + CompletionListing.columns(completion.candidates.map(\.display), width: width))
         return UInt8(CC_REDISPLAY)
+    }
+}
+
+/// The client data libedit hands back to ``EditLineSource``'s callbacks: the source, held
+/// weakly (see ``EditLineSource``'s `client`).
+private struct EditLineClient {
+    weak var source: EditLineSource?
+
+    /// The source an editor's callback is for, if it is still there.
+    static func source(of editor: OpaquePointer?) -> EditLineSource? {
+        guard let editor, let data = graphstore_el_get_clientdata(editor) else { return nil }
+        return data.assumingMemoryBound(to: EditLineClient.self).pointee.source
     }
 }

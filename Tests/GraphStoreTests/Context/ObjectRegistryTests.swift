@@ -21,7 +21,7 @@ import Testing
             let mapping = mappings[Int.random(in: 0..<3, using: &generator)]
             // Few keys, so that runs of colliding buckets form and are shifted on removal.
             let key = Int64.random(in: 1...600, using: &generator)
-            let id = ObjectID(mapping: mapping, storeUUID: store.metadata.uuid, primaryKey: key)
+            let id = ObjectID(mapping: mapping, primaryKey: key)
             if Bool.random(using: &generator) || step < 500 {
                 let object = ManagedObject(objectID: id, context: context)
                 registry.insert(object, for: id)
@@ -42,8 +42,10 @@ import Testing
         }
         #expect(seen == expected.count)
         // An ID of another store never finds an object, even with the same entity and key.
-        if let (key, _) = expected.first, let mapping = mappings.first(where: { $0.number == key.number }) {
-            #expect(registry[ObjectID(mapping: mapping, storeUUID: "another store", primaryKey: key.key)] == nil)
+        let another = try PersistentStore.create(at: try Fixtures.newStorePath(), model: try Fixtures.bookStoreModel())
+        if let (key, _) = expected.first, let mapping = another.mapping(number: key.number) {
+            #expect(mapping.storeUUID != store.uuid)
+            #expect(registry[ObjectID(mapping: mapping, primaryKey: key.key)] == nil)
         }
     }
 
@@ -53,7 +55,7 @@ import Testing
         let store = try PersistentStore.create(at: try Fixtures.newStorePath(), model: try Fixtures.bookStoreModel())
         let context = ManagedObjectContext(store: store)
         let mapping = try store.mapping(for: "Book")
-        func id(_ key: Int64) -> ObjectID { ObjectID(mapping: mapping, storeUUID: store.metadata.uuid, primaryKey: key) }
+        func id(_ key: Int64) -> ObjectID { ObjectID(mapping: mapping, primaryKey: key) }
         var registry: ObjectRegistry? = ObjectRegistry()
         weak var kept: ManagedObject?
         weak var replaced: ManagedObject?

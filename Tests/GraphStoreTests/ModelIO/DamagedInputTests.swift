@@ -47,7 +47,7 @@ extension ModelIOTests {
             for path in ModelIOCorpus.stores(in: corpus).prefix(6) {
                 let store = try PersistentStore(path: path)
                 guard store.schema.table("Z_MODELCACHE") != nil,
-                    case .blob(let blob)? = try PersistentStore.modelCacheContents(connection: store.connection).first
+                    case .blob(let blob)? = try store.sampler.modelCacheContents().first
                 else { continue }
                 for fraction in [0.1, 0.5, 0.9, 0.999] {
                     #expect(throws: ModelCacheError.self) { try ModelCache(compressed: blob.prefix(Int(Double(blob.count) * fraction))) }

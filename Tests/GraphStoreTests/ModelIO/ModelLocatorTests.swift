@@ -59,7 +59,7 @@ extension ModelIOTests {
 
         @Test func aCacheTableWithoutARowIsAProblemToo() throws {
             let path = try store(withCache: nil)
-            try Connection(path: path, mode: .readWrite).execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); PRAGMA wal_checkpoint(TRUNCATE)")
+            try Connection(path: path, mode: .readWrite).executeScript("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); PRAGMA wal_checkpoint(TRUNCATE)")
             let store = try PersistentStore(path: path)
             #expect(store.modelCacheProblem == .undecodable(.missing("Z_MODELCACHE has no row")))
         }

@@ -334,7 +334,10 @@ extension ModelIOTests {
             try Data("bplist00 but not really".utf8).write(to: folder.appendingPathComponent("elements"))
             #expect { try ModelFile(path: folder.path) } throws: { error in
                 guard let error = error as? ModelFileError, case .legacyFormat = error else { return false }
-                return error.description.contains("legacy Xcode 3 model (elements archive); open it in Xcode to convert it, or pass the store without --model")
+                // The library says what to do in its own terms; the REPL adds its flag (see
+                // GraphStoreShellTests' LibraryHintTests).
+                return error.description.contains("legacy Xcode 3 model (elements archive); open it in Xcode to convert it (")
+                    && !error.description.contains("--model")
             }
         }
     }

@@ -58,7 +58,7 @@ import Testing
         let path = try Fixtures.newStorePath()
         let store = try PersistentStore.create(at: path, model: Fixtures.layoutModel())
         // Depth-first, roots sorted case-insensitively: Book, GraphicNovel, feedback, Page, Writer, Author.
-        let names = store.records.values.sorted { $0.number < $1.number }.map { "\($0.number):\($0.name):\($0.superNumber)" }
+        let names = store.primaryKeyEntries.values.sorted { $0.number < $1.number }.map { "\($0.number):\($0.name):\($0.superNumber)" }
         #expect(names == ["1:Book:0", "2:GraphicNovel:1", "3:feedback:0", "4:Page:0", "5:Writer:0", "6:Author:5"])
         let sql = try ddl(path)
         // Writer.favourite points at Book, which has a sub-entity: a Z1_ companion column.

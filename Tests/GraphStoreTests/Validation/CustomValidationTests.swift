@@ -13,7 +13,7 @@ final class ValidatedUser: ManagedObject {
     var email: String? { get throws { try get("email") } }
 
     /// Built on the primitive accessors: trimming a nickname is not a change to save.
-    var nickname: String? { get throws { try primitive("nickname") } }
+    var nickname: String? { get throws { try get("nickname") } }
     func setNickname(_ value: String) throws { try setPrimitive("nickname", value.trimmingCharacters(in: .whitespaces)) }
 
     /// Derived, read-only: never stored.
@@ -27,7 +27,7 @@ final class ValidatedUser: ManagedObject {
 
     override func willSave() {
         ValidatedUser.willSaveCalls += 1
-        if !isDeleted { try? setPrimitive("saveCount", ((try? primitive("saveCount", as: Int.self)) ?? 0) + 1) }
+        if !isDeleted { try? setPrimitive("saveCount", ((try? get("saveCount", as: Int.self)) ?? 0) + 1) }
     }
 
     override func validateValue(_ value: AttributeValue?, forKey key: String) throws {

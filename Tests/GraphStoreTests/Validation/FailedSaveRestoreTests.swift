@@ -62,7 +62,7 @@ final class StampedNote: ManagedObject {
             }
             return text + " inContext=\(object.managedObjectContext === context)"
         }
-        var lines = ["records \(context.store.records.keys.sorted().map { "\($0):\(context.store.records[$0]!.max)" })"]
+        var lines = ["records \(context.store.primaryKeyEntries.keys.sorted().map { "\($0):\(context.store.primaryKeyEntries[$0]!.max)" })"]
         lines += context.registeredObjects.sorted { $0.objectID.description < $1.objectID.description }.map(describe)
         lines += ["inserted"] + context.insertedObjects.map(describe)
         lines += ["updated"] + context.updatedObjects.map(describe)

@@ -17,7 +17,7 @@ import Testing
     private func state(_ context: ManagedObjectContext) throws -> [String] {
         func describe(_ objects: [ManagedObject]) throws -> [String] {
             try objects.map { object in
-                let values = try object.mapping.attributes.map { "\(try object.primitiveValue(forKey: $0.attribute.name).map { "\($0)" } ?? "nil")" }
+                let values = try object.mapping.attributes.map { "\(try object.value(forKey: $0.attribute.name).map { "\($0)" } ?? "nil")" }
                 return "\(object.objectID) \(ObjectIdentifier(object).hashValue) \(values) \(object.changedKeys())"
             }
         }

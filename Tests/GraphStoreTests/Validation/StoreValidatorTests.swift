@@ -17,7 +17,7 @@ import Testing
             throw StoreError.unknownKey(entity: "Book", key: "authors")
         }
         let raw = try Connection(path: path, mode: .readWrite)
-        try raw.execute("""
+        try raw.executeScript("""
             DROP INDEX IF EXISTS Z_Book_UNIQUE_isbn;
             UPDATE ZBOOK SET ZPRICE = 5, ZTITLE = NULL WHERE Z_PK = 1;
             UPDATE ZBOOK SET ZISBN = '978-1', ZCOVER = 'not a blob' WHERE Z_PK = 2;
@@ -88,7 +88,7 @@ import Testing
         try context.save()
         let raw = try Connection(path: path, mode: .readWrite)
         // Person 1 now points at passport 2, whose owner is still person 2; passport 3 has no owner.
-        try raw.execute("UPDATE ZPERSON SET ZPASSPORT = 2 WHERE Z_PK = 1; UPDATE ZPASSPORT SET ZOWNER = NULL WHERE Z_PK = 3")
+        try raw.executeScript("UPDATE ZPERSON SET ZPASSPORT = 2 WHERE Z_PK = 1; UPDATE ZPASSPORT SET ZOWNER = NULL WHERE Z_PK = 3")
         let (found, _) = try findings(path, model)
         #expect(found == [
             "133000 Passport p1: owner points at Person p1, whose passport points at Passport p2",

@@ -27,7 +27,7 @@ final class User: ManagedObject {
     /// E-mail addresses are stored in lower case. The primitive setter keeps this from
     /// counting as a new change (which in Core Data would call willSave again).
     override func willSave() {
-        guard !isDeleted, let email = try? primitive("email", as: String.self), email != email.lowercased() else { return }
+        guard !isDeleted, let email = try? get("email", as: String.self), email != email.lowercased() else { return }
         try? setPrimitive("email", email.lowercased())
     }
 

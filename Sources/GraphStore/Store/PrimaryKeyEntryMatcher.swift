@@ -1,6 +1,7 @@
 import Foundation
 
-/// Matches a model's entities to the rows of a store's `Z_PRIMARYKEY`.
+/// Matches a model's entities to the rows of a store's `Z_PRIMARYKEY` (its
+/// ``PrimaryKeyEntry``s), which gives each entity its number.
 ///
 /// An entity is found by its name, then by its renaming identifier. A renaming migration
 /// can leave `Z_PRIMARYKEY` (and the root's table) under the old name while the store's
@@ -10,11 +11,11 @@ import Foundation
 /// columns). Every pairing made that way is reported, so that the user sees it.
 ///
 /// ```swift
-/// let numbering = EntityNumbering(model: model, records: records, metadata: metadata, schema: schema)
-/// numbering.numbers["Book"]   // 1
-/// numbering.differences       // [] when every entity has its row and parent
+/// let matcher = PrimaryKeyEntryMatcher(model: model, records: entries, metadata: metadata, schema: schema)
+/// matcher.numbers["Book"]   // 1
+/// matcher.differences       // [] when every entity has its row and parent
 /// ```
-struct EntityNumbering {
+struct PrimaryKeyEntryMatcher {
     /// Entity name to `Z_ENT`.
     private(set) var numbers: [String: Int] = [:]
     /// Entity name to the name `Z_PRIMARYKEY` records for it, where they differ.
@@ -25,7 +26,7 @@ struct EntityNumbering {
     /// that differs.
     private(set) var differences: [String] = []
 
-    init(model: ManagedObjectModel, records: [Int: EntityRecord], metadata: StoreMetadata, schema: DatabaseSchema) {
+    init(model: ManagedObjectModel, records: [Int: PrimaryKeyEntry], metadata: StoreMetadata, schema: DatabaseSchema) {
         let byName = Dictionary(records.values.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for entity in model.entities {
             if let record = byName[entity.name] ?? entity.renamingIdentifier.flatMap({ byName[$0] }) {
@@ -53,7 +54,7 @@ struct EntityNumbering {
         findDifferences(model: model, records: records)
     }
 
-    private mutating func findDifferences(model: ManagedObjectModel, records: [Int: EntityRecord]) {
+    private mutating func findDifferences(model: ManagedObjectModel, records: [Int: PrimaryKeyEntry]) {
         for entity in model.entities where numbers[entity.name] == nil {
             differences.append("entity \(entity.name) is in the model but not in the store's Z_PRIMARYKEY")
         }
@@ -70,14 +71,14 @@ struct EntityNumbering {
         }
     }
 
-    private mutating func assign(_ entity: EntityDescription, to record: EntityRecord) {
+    private mutating func assign(_ entity: EntityDescription, to record: PrimaryKeyEntry) {
         numbers[entity.name] = record.number
         if record.name != entity.name { storeNames[entity.name] = record.name }
     }
 
     /// Whether the table of a record's hierarchy has a column for each stored attribute the
     /// entity declares itself (the names Core Data derives from property names).
-    private static func table(of record: EntityRecord, in records: [Int: EntityRecord], schema: DatabaseSchema, hasColumnsOf entity: EntityDescription) -> Bool {
+    private static func table(of record: PrimaryKeyEntry, in records: [Int: PrimaryKeyEntry], schema: DatabaseSchema, hasColumnsOf entity: EntityDescription) -> Bool {
         var root = record
         var seen: Set<Int> = [root.number]
         while root.superNumber != 0, let parent = records[root.superNumber], seen.insert(parent.number).inserted { root = parent }

@@ -1,13 +1,13 @@
 /// Values kept per entity number, in an array: entity numbers are small and dense, and the
-/// hot paths that look values up by entity (an object ID per row read, a statement per row
-/// saved) then index an array instead of hashing a key.
+/// hot paths that look values up by entity (a statement per row saved) then index an array
+/// instead of hashing a key.
 ///
 /// ```swift
-/// var statements = EntityNumberTable<Statement>()
+/// var statements = ByEntityNumber<Statement>()
 /// statements[mapping.number] = statement
 /// statements[mapping.number]   // the statement
 /// ```
-struct EntityNumberTable<Value> {
+struct ByEntityNumber<Value> {
     private var values: [Value?] = []
 
     /// The value kept for entity `number`. Numbers below zero or from 65,536 up (only a

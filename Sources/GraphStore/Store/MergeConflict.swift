@@ -52,7 +52,7 @@ public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
         static func text(_ value: FetchedValue?) -> String {
             switch value {
             case nil: "nil"
-            case .attribute(let attribute): ValidationRule.quoted(attribute)
+            case .attribute(let attribute): attribute.quotedInMessages
             case .objectID(let id): id.description
             }
         }

@@ -1,0 +1,73 @@
+/// The values of one row to write, as the store's writer asks for them: each stored
+/// attribute and each stored to-one of the row's entity, in column order. The store pulls
+/// the values and binds them itself, so a writer of many rows (a context's save) hands its
+/// objects over as they are, with no array of values made per row.
+///
+/// ```swift
+/// struct Draft: RowSource {
+///     var title: String
+///     func value(ofAttribute index: Int) -> AttributeValue? { index == 0 ? .string(title) : nil }
+///     func destinationKey(ofRelationship index: Int) -> Int64? { nil }
+///     func destinationEntity(ofRelationship index: Int) -> Int? { nil }
+///     func order(inRelationship index: Int) -> Int64? { nil }
+/// }
+/// try store.insertRow(mapping, primaryKey: key, from: Draft(title: "Dune"))
+/// ```
+protocol RowSource {
+    /// The value of the attribute at `index` in the mapping's attributes (asked for stored
+    /// attributes only).
+    func value(ofAttribute index: Int) -> AttributeValue?
+    /// The destination's key of the to-one at `index` in the mapping's relationships; nil
+    /// when it is empty.
+    func destinationKey(ofRelationship index: Int) -> Int64?
+    /// The destination's concrete entity number (`Z<n>_`), asked only when the relationship
+    /// has such a column.
+    func destinationEntity(ofRelationship index: Int) -> Int?
+    /// The row's position (`Z_FOK_`) in the ordered inverse of the to-one at `index`; asked
+    /// only when the relationship has such a column.
+    func order(inRelationship index: Int) -> Int64?
+}
+
+extension StoredRow: RowSource {
+    func value(ofAttribute index: Int) -> AttributeValue? { attributes[index] }
+
+    func destinationKey(ofRelationship index: Int) -> Int64? { toOne[index]?.primaryKey }
+
+    func destinationEntity(ofRelationship index: Int) -> Int? { toOne[index]?.entityNumber }
+
+    func order(inRelationship index: Int) -> Int64? { toOne[index]?.order }
+}
+
+extension PersistentStore {
+    /// Binds a row's ``EntityMapping/rowColumns``, in order, from parameter `first`: every
+    /// column, NULL included, so the statement's earlier bindings need not be cleared.
+    func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws(SQLiteError) {
+        var parameter = first
+        for i in mapping.storedAttributeIndices {
+            let value = source.value(ofAttribute: i)
+            if mapping.externalStorage[i], case .data(let bytes)? = value {
+                try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)
+            } else {
+                try RowCodec.bind(value, as: mapping.attributeTypes[i], to: statement, at: parameter)
+            }
+            parameter += 1
+        }
+        for toOne in mapping.toOneColumns {
+            if let key = source.destinationKey(ofRelationship: toOne.index) { statement.bind(key, at: parameter) } else { statement.bindNull(at: parameter) }
+            parameter += 1
+            if toOne.hasEntityColumn {
+                if let number = source.destinationEntity(ofRelationship: toOne.index) {
+                    statement.bind(Int64(number), at: parameter)
+                } else {
+                    statement.bindNull(at: parameter)
+                }
+                parameter += 1
+            }
+            if toOne.hasOrderColumn {
+                if let order = source.order(inRelationship: toOne.index) { statement.bind(order, at: parameter) } else { statement.bindNull(at: parameter) }
+                parameter += 1
+            }
+        }
+        assert(parameter == first + Int32(mapping.rowColumns.count), "a column of \(mapping.name) was left unbound")
+    }
+}
