@@ -58,3 +58,17 @@ struct InheritanceCycles<Node: Hashable> {
         }
     }
 }
+
+extension InheritanceCycles where Node == String {
+    /// Checks a model's entities (by name, the first declaration of a name counting):
+    /// no inheritance cycle, and no chain deeper than ``maximumDepth``.
+    static func check(_ entities: [EntityDescription]) throws(ModelError) {
+        var parents: [String: String?] = [:]
+        for entity in entities where parents[entity.name] == nil { parents[entity.name] = .some(entity.parent) }
+        let walk = InheritanceCycles(nodes: entities.map(\.name)) { parents[$0] ?? nil }
+        if let cycle = walk.first { throw .inheritanceCycle(cycle) }
+        if let deepest = walk.deepest, deepest.depth > maximumDepth {
+            throw .inheritanceTooDeep(entity: deepest.node, depth: deepest.depth, maximum: maximumDepth)
+        }
+    }
+}

@@ -191,11 +191,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
     }
 
     private func checkAcyclic() throws(ModelError) {
-        let walk = InheritanceCycles(nodes: entities.map(\.name), parent: { self.entity(named: $0)?.parent })
-        if let cycle = walk.first { throw .inheritanceCycle(cycle) }
-        if let deepest = walk.deepest, deepest.depth > InheritanceCycles<String>.maximumDepth {
-            throw .inheritanceTooDeep(entity: deepest.node, depth: deepest.depth, maximum: InheritanceCycles<String>.maximumDepth)
-        }
+        try InheritanceCycles.check(entities)
     }
 
     private func checkRelationship(_ r: RelationshipDescription, of entity: EntityDescription) throws(ModelError) {

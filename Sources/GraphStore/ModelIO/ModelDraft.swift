@@ -24,6 +24,9 @@ struct ModelDraft {
 
     /// Repairs what can be repaired (recording each repair in ``warnings``) and builds the model.
     mutating func build() throws(ModelError) -> ManagedObjectModel {
+        // First: the repairs walk each entity's ancestry, which a cycle or an absurdly deep
+        // chain (5,000 levels) would make endless or quadratic.
+        try InheritanceCycles.check(entities)
         normaliseToOneCounts()
         repairInverses()
         dropUnknownKeys()

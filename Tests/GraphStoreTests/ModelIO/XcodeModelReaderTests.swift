@@ -314,6 +314,24 @@ extension ModelIOTests {
             }
         }
 
+        /// A parent chain deeper than GraphStore reads is refused before the reader's repairs
+        /// walk it (each repair walks an entity's ancestry: a 5,000-deep chain kept them busy
+        /// for minutes). No repair has run when the error comes: nothing was warned about.
+        @Test(.timeLimit(.minutes(1))) func aParentChainTooDeepIsRefusedBeforeAnyRepair() throws {
+            let depth = 2_000
+            var draft = ModelDraft()
+            draft.entities = (1...depth).map { i in
+                var entity = EntityDescription("E\(i)", parent: i == 1 ? nil : "E\(i - 1)")
+                // An inverse naming nothing: a repair would drop it, with a warning.
+                if i > 1 { entity.relationships.append(RelationshipDescription("r\(i)", to: "E1", inverse: "none")) }
+                return entity
+            }
+            #expect(throws: ModelError.inheritanceTooDeep(entity: "E\(depth)", depth: depth, maximum: InheritanceCycles<String>.maximumDepth)) {
+                _ = try draft.build()
+            }
+            #expect(draft.warnings.count == 0)  // a count: on failure, not thousands of warnings
+        }
+
         @Test func missingAndUnreadablePaths() throws {
             let missing = "/nonexistent/Model.xcdatamodeld"
             #expect { try ModelFile(path: missing) } throws: { error in
