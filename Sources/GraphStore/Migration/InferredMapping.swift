@@ -141,6 +141,8 @@ extension InferredMapping {
         public var name: String
         /// `String attribute`, `to-many relationship to Page`, …
         public var kind: String
+        /// The source entity that declares it (the entity itself, or an ancestor).
+        public var declaredBy: String
     }
 
     /// A source entity that has no destination.

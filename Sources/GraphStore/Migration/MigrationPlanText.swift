@@ -12,7 +12,7 @@ extension MigrationPlan {
         var lines: [String] = []
         let subject = store.map { "Migration of \($0.path)" } ?? "Migration"
         let target = targetVersion + (targetIsCurrent ? " (current)" : "")
-        lines.append("\(subject) from \(sourceVersion) to \(target): \(quantity(steps.count, "step")), each inferred")
+        lines.append("\(subject) from \(sourceVersion) to \(target): " + (steps.isEmpty ? "nothing to do" : "\(quantity(steps.count, "step")), inferred"))
         lines.append("  bundle: \(bundle)")
         if let store {
             lines.append("  the store is \(sourceVersion), found by its \(store.method.rawValue)")
@@ -42,9 +42,11 @@ extension MigrationPlan {
             for removed in step.mapping.removedEntities where (removed.objectCount ?? 1) > 0 {
                 lost.append("the \(removed.objectCount.map { quantity($0, "object") } ?? "objects") of \(removed.name) (step \(index + 1))")
             }
+            // A property inherited by sub-entities is named once, by the entity declaring it.
+            var named: Set<String> = []
             for entity in step.mapping.entities where (entity.objectCount ?? 1) > 0 {
-                for property in entity.removedProperties {
-                    lost.append("\(entity.source ?? entity.name).\(property.name) (step \(index + 1))")
+                for property in entity.removedProperties where named.insert("\(property.declaredBy).\(property.name)").inserted {
+                    lost.append("\(property.declaredBy).\(property.name) (step \(index + 1))")
                 }
             }
         }
@@ -84,7 +86,16 @@ struct MigrationStepText {
             lines[0] += ": the same model to Core Data (identical version hashes); only the store's metadata changes"
             return lines
         }
-        for entity in mapping.entities { lines += self.lines(for: entity) }
+        // Entities that nothing happens to share one line.
+        var unchanged: [String] = []
+        for entity in mapping.entities {
+            if let entityLines = self.lines(for: entity) {
+                lines += entityLines
+            } else {
+                unchanged.append(entity.name + (entity.objectCount.map { " (\(quantity($0, "object")))" } ?? ""))
+            }
+        }
+        if !unchanged.isEmpty { lines.append("  unchanged: \(unchanged.joined(separator: ", "))") }
         for removed in mapping.removedEntities {
             let objects = removed.objectCount.map { ", \(quantity($0, "object")) dropped" } ?? ", its objects dropped"
             lines.append("  \(removed.name): removed\(objects)")
@@ -94,7 +105,9 @@ struct MigrationStepText {
         return lines
     }
 
-    private func lines(for entity: InferredMapping.Entity) -> [String] {
+    /// The lines of an entity, or nil when nothing happens to it (same name, table, number
+    /// and properties).
+    private func lines(for entity: InferredMapping.Entity) -> [String]? {
         var head = "  \(entity.name)"
         var facts: [String] = []
         if let objects = entity.objectCount { facts.append(quantity(objects, "object")) }
@@ -119,7 +132,7 @@ struct MigrationStepText {
             body.append("    \(removed.name): removed (\(removed.kind)); its values are dropped")
         }
         for note in entity.notes { body.append("    note: \(note)") }
-        if body.isEmpty { return ["\(head): unchanged"] }
+        if body.isEmpty { return facts.count > (entity.objectCount == nil ? 0 : 1) ? ["\(head): properties unchanged"] : nil }
         if !kept.isEmpty { body.append("    kept: \(kept.joined(separator: ", "))") }
         return [head + ":"] + body
     }

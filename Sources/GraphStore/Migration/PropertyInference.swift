@@ -62,10 +62,12 @@ struct PropertyInference {
                 result.relationships.append(added(relationship))
             }
         }
+        let (model, entityName) = (source, from?.name ?? entity.name)
+        let owner = { (name: String) in MappingInference.declaringEntity(of: name, in: model, from: entityName) }
         result.removedProperties = sourceAttributes.filter { !used.contains($0.name) }.map {
-            InferredMapping.RemovedProperty(name: $0.name, kind: "\($0.type.xcodeName) attribute")
+            InferredMapping.RemovedProperty(name: $0.name, kind: "\($0.type.xcodeName) attribute", declaredBy: owner($0.name))
         } + sourceRelationships.filter { !used.contains($0.name) }.map {
-            InferredMapping.RemovedProperty(name: $0.name, kind: "\(PropertyInference.shape($0)) relationship to \($0.destination)")
+            InferredMapping.RemovedProperty(name: $0.name, kind: "\(PropertyInference.shape($0)) relationship to \($0.destination)", declaredBy: owner($0.name))
         }
         result.notes += constraintNotes(renamed: matcher.pairs.mapValues(\.source))
     }
