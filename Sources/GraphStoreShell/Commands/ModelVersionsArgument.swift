@@ -7,7 +7,9 @@ enum ModelVersionsArgument {
     /// Reads the bundle named after `--model`, and compares the open store with each version.
     static func read(_ shell: Shell, _ arguments: ParsedArguments) throws -> (PersistentStore, ModelVersions, ModelVersionMatch) {
         let store = try shell.requireStore()
-        let path = shell.resolve(path: try arguments.value(of: "--model") ?? { throw arguments.usageError }())
+        // The declaration requires --model: ParsedArguments refused the line without it.
+        guard let typed = arguments.value(of: "--model") else { throw arguments.usageError }
+        let path = shell.resolve(path: typed)
         do {
             let versions = try ModelVersions(path: path)
             return (store, versions, try ModelVersionMatch(store: store, versions: versions))
