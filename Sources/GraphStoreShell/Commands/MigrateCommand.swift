@@ -9,7 +9,7 @@ enum MigrateCommand {
     static let command = ShellCommand(
         "migrate", arguments: [.requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .requiredFlag("--plan")],
         summary: "plan the store's migration to a version of a model bundle (the current one unless --to): each step, entity and property, what happens to it, how many objects; only --plan for now",
-        example: "migrate --model examples/BookStore/BookStoreVersions.xcdatamodeld --plan",
+        example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
         details: """
             The store's version is found as .versions finds it. The plan walks the bundle's versions one \
             step at a time (v1 → v2 → … → the target), each step inferred as Core Data's lightweight \

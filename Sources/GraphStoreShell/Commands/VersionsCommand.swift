@@ -9,7 +9,7 @@ enum VersionsCommand {
     static let command = ShellCommand(
         ".versions", arguments: [.requiredOption("--model", ModelVersionsArgument.bundle), .optional([.value(version)])],
         summary: "which version of a model bundle the store is: version, fits, current, decided_by, agreeing_hashes, differences, note; with VERSION, what differs",
-        example: ".versions --model examples/BookStore/BookStoreVersions.xcdatamodeld",
+        example: ".versions --model examples/BookStore/History.xcdatamodeld",
         details: """
             A version fits when its entity version hashes equal the store's NSStoreModelVersionHashes, every \
             entity both ways, as Core Data decides. Where the hashes cannot decide (the store has none, or the \
