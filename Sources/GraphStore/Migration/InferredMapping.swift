@@ -62,9 +62,11 @@ extension InferredMapping {
         public var source: String?
         /// How ``source`` was matched.
         public var match: Match?
-        /// The source entity's number, table and parent.
+        /// The source entity's number (`Z_ENT`).
         public var sourceNumber: Int?
+        /// The table the source entity's rows live in.
         public var sourceTable: String?
+        /// The source entity's parent.
         public var sourceParent: String?
         /// Every stored attribute of the destination entity, inherited ones included.
         public var attributes: [Attribute]
@@ -81,10 +83,12 @@ extension InferredMapping {
 
         /// Whether the entity is new in the destination.
         public var isAdded: Bool { source == nil }
+        /// Whether its parent changes (the source parent's counterpart is not the
+        /// destination parent).
+        public var changesParent: Bool
+
         /// Whether its objects change tables.
         public var changesTable: Bool { sourceTable.map { $0 != table } ?? false }
-        /// Whether its parent changes (the source parent as mapped is not the destination parent).
-        public var changesParent: Bool
     }
 
     /// A destination attribute and where its values come from.
@@ -111,8 +115,9 @@ extension InferredMapping {
         public var name: String
         /// Its destination entity.
         public var destination: String
-        /// Whether it is to-many, and ordered.
+        /// Whether it is to-many.
         public var isToMany: Bool
+        /// Whether it is an ordered to-many.
         public var isOrdered: Bool
         /// How the destination stores it.
         public var storage: RelationshipStorageKind

@@ -7,22 +7,29 @@ extension InferredMapping {
     /// let mapping = InferredMapping(from: versions.version(named: "App")!, to: versions.version(named: "App 2")!)
     /// ```
     public init(from source: ModelVersions.Version, to destination: ModelVersions.Version) {
-        // Versions with one set of hashes are one model to Core Data, which does not
-        // migrate between them: every element keeps its name, whatever the renaming
-        // identifiers say.
-        var inference = MappingInference(
-            source: source.model, destination: destination.model, byNameOnly: source.versionHashes == destination.versionHashes)
-        self = inference.mapping(sourceVersion: source.name, destinationVersion: destination.name)
+        self.init(
+            from: source.model, to: destination.model, sourceVersion: source.name, destinationVersion: destination.name,
+            identicalHashes: source.versionHashes == destination.versionHashes)
     }
 
     /// Infers the mapping between two models.
+    ///
+    /// Models with one set of entity version hashes are one model to Core Data, which does
+    /// not migrate between them: their elements are paired by name, whatever their renaming
+    /// identifiers say.
     ///
     /// ```swift
     /// let mapping = InferredMapping(from: v1, to: v2)
     /// for refusal in mapping.refusals { print(refusal) }
     /// ```
     public init(from source: ManagedObjectModel, to destination: ManagedObjectModel, sourceVersion: String = "source", destinationVersion: String = "destination") {
-        var inference = MappingInference(source: source, destination: destination)
+        self.init(
+            from: source, to: destination, sourceVersion: sourceVersion, destinationVersion: destinationVersion,
+            identicalHashes: source.entityVersionHashes == destination.entityVersionHashes)
+    }
+
+    private init(from source: ManagedObjectModel, to destination: ManagedObjectModel, sourceVersion: String, destinationVersion: String, identicalHashes: Bool) {
+        var inference = MappingInference(source: source, destination: destination, byNameOnly: identicalHashes)
         self = inference.mapping(sourceVersion: sourceVersion, destinationVersion: destinationVersion)
     }
 }
@@ -57,7 +64,7 @@ struct MappingInference {
     /// The two versions' names, for the sentences of refusals.
     private(set) var versionNames = (source: "source", destination: "destination")
 
-    init(source: ManagedObjectModel, destination: ManagedObjectModel, byNameOnly: Bool = false) {
+    init(source: ManagedObjectModel, destination: ManagedObjectModel, byNameOnly: Bool) {
         self.source = source
         self.destination = destination
         self.byNameOnly = byNameOnly
@@ -102,6 +109,7 @@ struct MappingInference {
     private mutating func entity(_ entity: EntityDescription) -> InferredMapping.Entity {
         let pair = entityPairs[entity.name]
         let from = pair.flatMap { source.entity(named: $0.source) }
+        // A parent removed in the destination has no counterpart: the parent changes.
         let mappedParent = from?.parent.flatMap { counterparts[$0] ?? "\($0) (removed)" }
         var result = InferredMapping.Entity(
             name: entity.name, number: destinationNumbers[entity.name] ?? 0, table: MappingInference.table(of: entity.name, in: destination),

@@ -40,9 +40,11 @@ public struct ModelVersionMatch: Sendable {
         public var fits: Bool
         /// What decided.
         public var method: Method
-        /// The store's entities whose hash this version's hash equals, and how many
-        /// entities the two have between them (0 and 0 when the store has no hashes).
+        /// The store's entities whose hash this version's hash equals (0 when the store has
+        /// no hashes).
         public var agreeingHashes: Int
+        /// How many entities the store's hashes and the version have between them (0 when
+        /// the store has no hashes).
         public var entityCount: Int
         /// What differs from the store (empty when it fits).
         public var differences: [ModelDifference]

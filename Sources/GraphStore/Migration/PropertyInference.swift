@@ -17,18 +17,22 @@ struct PropertyInference {
         self.from = from
     }
 
+    /// The stored properties (inherited ones included) of the destination entity and of its
+    /// source entity.
+    private struct Properties {
+        var attributes: [AttributeDescription]
+        var relationships: [RelationshipDescription]
+        var sourceAttributes: [AttributeDescription]
+        var sourceRelationships: [RelationshipDescription]
+    }
+
     mutating func infer(into result: inout InferredMapping.Entity) {
-        let attributes = destination.attributes(of: entity.name).filter(\.isStored)
-        let relationships = destination.relationships(of: entity.name).filter { !$0.isTransient }
-        let sourceAttributes = from.map { source.attributes(of: $0.name).filter(\.isStored) } ?? []
-        let sourceRelationships = from.map { source.relationships(of: $0.name).filter { !$0.isTransient } } ?? []
-        let byNameOnly = inference.byNameOnly
-        let element = { (name: String, identifier: String?) in
-            RenamingMatcher.Element(name: name, renamingIdentifier: byNameOnly ? nil : identifier)
-        }
-        let matcher = RenamingMatcher(
-            sources: sourceAttributes.map { element($0.name, $0.renamingIdentifier) } + sourceRelationships.map { element($0.name, $0.renamingIdentifier) },
-            destinations: attributes.map { element($0.name, $0.renamingIdentifier) } + relationships.map { element($0.name, $0.renamingIdentifier) })
+        let properties = Properties(
+            attributes: destination.attributes(of: entity.name).filter(\.isStored),
+            relationships: destination.relationships(of: entity.name).filter { !$0.isTransient },
+            sourceAttributes: from.map { source.attributes(of: $0.name).filter(\.isStored) } ?? [],
+            sourceRelationships: from.map { source.relationships(of: $0.name).filter { !$0.isTransient } } ?? [])
+        let matcher = self.matcher(properties)
         for (name, sources) in matcher.conflicts.sorted(by: { $0.key < $1.key }) {
             refuse(.mappingModelNeeded, name, "its renaming identifier pairs it with \(sources.joined(separator: " and ")), which another property claims too: the mapping is ambiguous")
         }
@@ -36,40 +40,53 @@ struct PropertyInference {
             result.notes.append("\(name) " + inference.unpairedTwin(identifiers, kind: "property"))
         }
         var used: Set<String> = []
-        for attribute in attributes {
+        for attribute in properties.attributes {
             let pair = matcher.pairs[attribute.name]
-            if let pair, let old = sourceAttributes.first(where: { $0.name == pair.source }) {
-                used.insert(old.name)
+            if let pair, let old = properties.sourceAttributes.first(where: { $0.name == pair.source }) {
                 result.attributes.append(self.attribute(attribute, from: old, match: pair.match))
             } else {
-                if let pair {
-                    used.insert(pair.source)
-                    refuse(.mappingModelNeeded, attribute.name, "was the relationship \(pair.source) and is an attribute: a mapping model is needed")
-                }
+                if let pair { refuse(.mappingModelNeeded, attribute.name, "was the relationship \(pair.source) and is an attribute: a mapping model is needed") }
                 result.attributes.append(added(attribute))
             }
+            used.formUnion(pair.map { [$0.source] } ?? [])
         }
-        for relationship in relationships {
+        for relationship in properties.relationships {
             let pair = matcher.pairs[relationship.name]
-            if let pair, let old = sourceRelationships.first(where: { $0.name == pair.source }) {
-                used.insert(old.name)
+            if let pair, let old = properties.sourceRelationships.first(where: { $0.name == pair.source }) {
                 result.relationships.append(self.relationship(relationship, from: old, match: pair.match))
             } else {
-                if let pair {
-                    used.insert(pair.source)
-                    refuse(.mappingModelNeeded, relationship.name, "was the attribute \(pair.source) and is a relationship: a mapping model is needed")
-                }
+                if let pair { refuse(.mappingModelNeeded, relationship.name, "was the attribute \(pair.source) and is a relationship: a mapping model is needed") }
                 result.relationships.append(added(relationship))
             }
+            used.formUnion(pair.map { [$0.source] } ?? [])
         }
+        result.removedProperties = removed(properties, used: used)
+        result.notes += constraintNotes(renamed: matcher.pairs.mapValues(\.source))
+    }
+
+    /// The pairing of the two entities' properties (attributes and relationships together:
+    /// an attribute may have been a relationship).
+    private func matcher(_ properties: Properties) -> RenamingMatcher {
+        let byNameOnly = inference.byNameOnly
+        let element = { (name: String, identifier: String?) in
+            RenamingMatcher.Element(name: name, renamingIdentifier: byNameOnly ? nil : identifier)
+        }
+        return RenamingMatcher(
+            sources: properties.sourceAttributes.map { element($0.name, $0.renamingIdentifier) }
+                + properties.sourceRelationships.map { element($0.name, $0.renamingIdentifier) },
+            destinations: properties.attributes.map { element($0.name, $0.renamingIdentifier) }
+                + properties.relationships.map { element($0.name, $0.renamingIdentifier) })
+    }
+
+    /// The source properties nothing in the destination takes.
+    private func removed(_ properties: Properties, used: Set<String>) -> [InferredMapping.RemovedProperty] {
         let (model, entityName) = (source, from?.name ?? entity.name)
         let owner = { (name: String) in MappingInference.declaringEntity(of: name, in: model, from: entityName) }
-        result.removedProperties = sourceAttributes.filter { !used.contains($0.name) }.map {
+        return properties.sourceAttributes.filter { !used.contains($0.name) }.map {
             InferredMapping.RemovedProperty(name: $0.name, kind: "\($0.type.xcodeName) attribute", declaredBy: owner($0.name))
-        } + sourceRelationships.filter { !used.contains($0.name) }.map {
+        } + properties.sourceRelationships.filter { !used.contains($0.name) }.map {
             InferredMapping.RemovedProperty(name: $0.name, kind: "\(PropertyInference.shape($0)) relationship to \($0.destination)", declaredBy: owner($0.name))
         }
-        result.notes += constraintNotes(renamed: matcher.pairs.mapValues(\.source))
     }
 
     // MARK: - Attributes

@@ -240,9 +240,12 @@ extension MigrationTests {
         /// new one; GraphStore follows it and says so.
         @Test func sameNameWithAnotherIdentifierIsDroppedAndNoted() throws {
             let v1 = try ManagedObjectModel(entities: [book(AttributeDescription("isSilenced", .boolean))])
-            let v2 = try ManagedObjectModel(entities: [book(F.renamed(AttributeDescription("isSilenced", .boolean), from: "mutedStatus"))])
+            let v2 = try ManagedObjectModel(entities: [book(F.renamed(AttributeDescription("isSilenced", .boolean), from: "mutedStatus"), AttributeDescription("note", .string))])
             let entity = try #require(InferredMapping(from: v1, to: v2).entity(named: "Book"))
             #expect(entity.attributes.first?.source == nil)
+            // Models that differ in renaming identifiers only are one model to Core Data: by name.
+            let twin = try ManagedObjectModel(entities: [book(F.renamed(AttributeDescription("isSilenced", .boolean), from: "mutedStatus"))])
+            #expect(InferredMapping(from: v1, to: twin).entity(named: "Book")?.attributes.first?.source == "isSilenced")
             #expect(entity.removedProperties.map(\.name) == ["isSilenced"])
             #expect(entity.notes.count == 1 && entity.notes[0].contains("mutedStatus"))
         }
