@@ -73,6 +73,10 @@ import Testing
                 return taking ? [SampleWord(text: flag, literal: true)] : []
             case .option(let option, let value):
                 return taking ? [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)] : []
+            case .requiredFlag(let flag):
+                return [SampleWord(text: flag, literal: true)]
+            case .requiredOption(let option, let value):
+                return [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
             case .clauses(_, let grammar):
                 return sampleLine(grammar, taking: taking, alternative: alternative).map {
                     var word = $0

@@ -20,6 +20,8 @@ enum BuiltinCommands {
         SaveCommand.rollback,
         ReloadCommand.command,
         ValidateCommand.command,
+        VersionsCommand.command,
+        MigrateCommand.command,
         HelpCommand.command,
         QuitCommand.command,
         UndoRedoCommands.undo,
