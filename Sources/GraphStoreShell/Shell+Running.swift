@@ -2,10 +2,16 @@ import Foundation
 import GraphStore
 
 extension Shell {
-    /// Runs one statement as a session does: echoed with `.echo on`, timed with `.timer on`,
+    /// Runs one command as a session does: echoed with `.echo on`, timed with `.timer on`,
     /// followed by a change summary with `.changes on`; a `.once` redirection ends after it.
     func runStatement(_ text: String) throws {
-        if options.echo { output(text + "\n") }
+        try runStatement(command: text[...])
+    }
+
+    /// The same for a command that is a slice of the line it was typed on (see
+    /// ``execute(command:)``).
+    func runStatement(command text: Substring) throws {
+        if options.echo { output(text.trimmingWhitespace() + "\n") }
         let before = options.changes ? ChangeSummary(context) : nil
         let clock = options.timer ? CommandClock() : nil
         defer {
@@ -21,14 +27,25 @@ extension Shell {
                 }
             }
         }
+        defer { showNotes() }
         do {
-            try execute(text)
+            try execute(command: text)
         } catch {
             try finishCommandOutput(commandFailed: true)
             throw error
         }
         try finishCommandOutput(commandFailed: false)
         if isInterrupted() { throw ShellError("interrupted") }
+    }
+}
+
+extension Shell {
+    /// Writes out the notes a command left for after its output.
+    func showNotes() {
+        guard !state.notes.isEmpty else { return }
+        flushOutput()
+        for note in state.notes { diagnostics(note + "\n") }
+        state.notes = []
     }
 }
 

@@ -133,7 +133,13 @@ public final class Shell {
         if let match = store.allMappings.first(where: { $0.name.lowercased() == name.lowercased() }) {
             return match
         }
-        throw ShellError("no entity named \(name); entities: \(store.allMappings.map(\.name).joined(separator: ", "))")
+        let names = store.allMappings.map(\.name)
+        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"))
+    }
+
+    /// The names of an entity's attributes and relationships, for "did you mean".
+    func keyNames(of mapping: EntityMapping) -> [String] {
+        mapping.attributes.map(\.attribute.name) + mapping.relationships.map(\.relationship.name)
     }
 
     // MARK: - Running
@@ -141,17 +147,34 @@ public final class Shell {
     /// Streams a result to the output in the current mode. It stops early on Ctrl-C, and
     /// when the output cannot be written (a full disk, a closed pipe): the rest would be
     /// lost, so the store's statement is stopped too and the command fails on the write.
+    ///
+    /// Nothing is written until the first row: when `produce` fails before it, standard
+    /// output gets nothing (not a header, not JSON's `[`). The first result cut to fit the
+    /// terminal says so once, on the diagnostics.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
-        let writer = ResultWriter(settings: effectiveSettings, isInterrupted: { [unowned self] in
+        let settings = effectiveSettings
+        let writer = ResultWriter(settings: settings, isInterrupted: { [unowned self] in
             guard outputHasFailed else { return isInterrupted() }
             store?.interrupter.interrupt()
             return true
         }, write: output)
         writer.begin(columns: columns)
-        defer { writer.end() }
         try produce(writer)
+        writer.end()
+        if writer.cutToFit, !state.hasToldAboutFitting, let width = settings.terminalWidth {
+            state.hasToldAboutFitting = true
+            state.notes.append(
+                "note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); "
+                    + "\\x auto shows such rows one field per line")
+        }
     }
 
     /// Asks the shell to stop after this command.
     public func quit() { shouldQuit = true }
+
+    /// Takes back a `.quit` (and the status `.exit N` asked for): the person chose to stay.
+    func stayAfterQuit() {
+        shouldQuit = false
+        state.exitStatus = nil
+    }
 }

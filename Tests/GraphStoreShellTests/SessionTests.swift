@@ -67,17 +67,41 @@ import Testing
     @Test func endOfInputAsksBeforeDiscardingChanges() throws {
         let harness = try ShellHarness()
         _ = try #require(harness.shell.context).insert("Book")
-        // First Ctrl-D: answered no, the session goes on; the second: yes.
-        let terminal = ScriptedTerminal([.end, .line(".print kept"), .end], answers: [false, true])
-        _ = Session(shell: harness.shell, bail: false).run(terminal)
-        #expect(terminal.questions.count == 2)
-        #expect(terminal.questions[0] == "1 unsaved change (1 inserted) will be lost. Quit anyway? [y/N] ")
+        // First Ctrl-D: cancelled (Enter), the session goes on; the second: discard.
+        let terminal = ScriptedTerminal([.end, .line(".print kept"), .end], answers: ["", "d"])
+        let status = Session(shell: harness.shell, bail: false).run(terminal)
+        #expect(status == 0)
+        #expect(terminal.questions == Array(repeating: "1 unsaved change (1 inserted): save, discard, or cancel? [s/d/C] ", count: 2))
         #expect(harness.output == "kept\n")
         // Without changes nothing is asked.
         let clean = try ShellHarness()
         let quiet = ScriptedTerminal([.end])
         _ = Session(shell: clean.shell, bail: false).run(quiet)
         #expect(quiet.questions.isEmpty)
+    }
+
+    /// `.quit`, `.exit N` and `\q` ask as Ctrl-D does; staying takes back the exit status.
+    @Test func quitAsksOnceAndCancelStays() throws {
+        let harness = try ShellHarness(write: true)
+        let terminal = ScriptedTerminal(
+            [.line("insert Book title=Kept"), .line(".exit 3"), .line(".print still here"), .line("\\q")], answers: ["c", nil])
+        let status = Session(shell: harness.shell, bail: false).run(terminal)
+        #expect(terminal.questions.count == 2)
+        #expect(terminal.questions[0].hasPrefix("1 unsaved change (1 inserted): save, discard, or cancel?"))
+        #expect(harness.output.contains("still here"))
+        // Ctrl-D at the question discards; the .exit 3 that was cancelled counts no more.
+        #expect(status == 0)
+        #expect(harness.shell.context?.hasChanges == true, "discarding leaves the changes unsaved")
+    }
+
+    @Test func answeringSaveSavesBeforeLeaving() throws {
+        let harness = try ShellHarness(write: true)
+        let terminal = ScriptedTerminal([.line("insert Book title=Saved"), .line(".quit"), .line(".print not reached")], answers: ["save"])
+        #expect(Session(shell: harness.shell, bail: false).run(terminal) == 0)
+        #expect(harness.output.contains("saved: 1 inserted"))
+        #expect(!harness.output.contains("not reached"))
+        #expect(harness.shell.context?.hasChanges == false)
+        #expect(try harness.shell.requireStore().count(of: try harness.shell.mapping("Book")) == 4)
     }
 
     @Test func changesListsAndSummarises() throws {
