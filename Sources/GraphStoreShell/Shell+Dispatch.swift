@@ -45,6 +45,14 @@ extension Shell {
                 throw ShellError("ambiguous command \(name): \(matching.map(\.name).joined(separator: ", "))")
             }
         }
+        if sqlKeywords.contains(name.uppercased()) {
+            throw ShellError("unknown command \(name); SQL runs with sql (sql \(name) …), one statement at a time, reading only")
+        }
         throw ShellError("unknown command \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; .help lists the commands"))
+    }
+
+    /// The words SQL statements start with, which sqlite3 users type at a prompt.
+    private var sqlKeywords: Set<String> {
+        ["SELECT", "WITH", "PRAGMA", "EXPLAIN", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "VACUUM", "ATTACH"]
     }
 }

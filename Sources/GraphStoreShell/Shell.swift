@@ -152,6 +152,13 @@ public final class Shell {
     /// output gets nothing (not a header, not JSON's `[`). The first result cut to fit the
     /// terminal says so once, on the diagnostics.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
+        let result = startResult(columns: columns)
+        try produce(result.sink)
+        result.finish()
+    }
+
+    /// A result's writer, and what ends the result once every row is in (see ``emit(columns:_:)``).
+    func startResult(columns: [String]) -> (sink: ResultSink, finish: () -> Void) {
         let settings = effectiveSettings
         let writer = ResultWriter(settings: settings, isInterrupted: { [unowned self] in
             guard outputHasFailed else { return isInterrupted() }
@@ -159,14 +166,15 @@ public final class Shell {
             return true
         }, write: output)
         writer.begin(columns: columns)
-        try produce(writer)
-        writer.end()
-        if writer.cutToFit, !state.hasToldAboutFitting, let width = settings.terminalWidth {
-            state.hasToldAboutFitting = true
-            state.notes.append(
-                "note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); "
-                    + "\\x auto shows such rows one field per line")
-        }
+        return (writer, { [unowned self] in
+            writer.end()
+            if writer.cutToFit, !state.hasToldAboutFitting, let width = settings.terminalWidth {
+                state.hasToldAboutFitting = true
+                state.notes.append(
+                    "note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); "
+                        + "\\x auto shows such rows one field per line")
+            }
+        })
     }
 
     /// Asks the shell to stop after this command.

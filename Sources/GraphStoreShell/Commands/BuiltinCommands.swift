@@ -10,6 +10,7 @@ enum BuiltinCommands {
         FetchCommand.command,
         CountCommand.command,
         ExplainCommand.command,
+        SQLCommand.command,
         SQLEchoCommand.command,
         InsertCommand.command,
         SetCommand.command,

@@ -64,6 +64,10 @@ public struct Completer {
         switch kind {
         case .entity:
             return entityCandidates(partial)
+        case .table:
+            // Tables by name, upper case as SQLite shows them, after the entities.
+            let tables = shell.store?.tableNames ?? []
+            return tables.filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
         case .object:
             // `ENTITY/PK…`: the entity name starts the word; the rest is typed by hand.
             return partial.contains("/") ? [] : entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") }
