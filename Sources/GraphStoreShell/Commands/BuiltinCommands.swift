@@ -5,6 +5,7 @@ enum BuiltinCommands {
         EntitiesCommand.command,
         SchemaCommand.command,
         ModelCommand.command,
+        MetadataCommand.command,
         ShowCommand.command,
         RowsCommand.command,
         FetchCommand.command,
