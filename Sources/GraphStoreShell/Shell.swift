@@ -33,8 +33,11 @@ public final class Shell {
     private(set) var storeFiles: StoreFiles?
     /// What the session keeps between commands: redirection, script nesting, `.exit` status.
     var state = SessionState()
-    /// Whether writes are allowed (`--write`).
+    /// Whether writes are allowed (`--write`, `.open --write`).
     public var writeEnabled: Bool
+    /// Whether graphstore was started with `--write`: how `.open` opens a store when it is
+    /// given neither `--write` nor `--readonly`.
+    public let writeEnabledAtStart: Bool
     /// Set by `.quit`.
     public private(set) var shouldQuit = false
     /// Where results go.
@@ -54,6 +57,7 @@ public final class Shell {
     /// Creates a shell with the built-in commands.
     public init(writeEnabled: Bool = false, output: @escaping (String) -> Void, diagnostics: @escaping (String) -> Void) {
         self.writeEnabled = writeEnabled
+        self.writeEnabledAtStart = writeEnabled
         self.output = output
         self.diagnostics = diagnostics
         for command in BuiltinCommands.all { add(command) }

@@ -184,6 +184,21 @@ import TestScratch
         #expect(try run.shell.context?.existingObject(entity: "Book", primaryKey: 1).get("price", as: Double.self) == 10)
     }
 
+    /// A dry run leaves nothing behind: no object listed as updated with no changed key,
+    /// nothing for `.changes` to list or an exit to warn about.
+    @Test func dryRunLeavesNoChangeBehind() throws {
+        let journal = try writeJournal("set Book/p1 price=2\nlink Book/p2.category BookCategory/p2\ndelete Book/p3\ninsert Book title=New\n")
+        for write in [false, true] {
+            let run = try UndoShellRun(write: write)
+            _ = try run.execute("replay \(journal) --dry-run")
+            let context = try #require(run.shell.context)
+            #expect(!context.hasChanges, "write: \(write)")
+            #expect(context.updatedObjects.isEmpty && context.insertedObjects.isEmpty && context.deletedObjects.isEmpty)
+            run.shell.settings.mode = .csv
+            #expect(try run.execute(".changes") == "change,object,keys\n")
+        }
+    }
+
     @Test func dryRunNeedsNoWriteAndLeavesNoManagerBehind() throws {
         let journal = try writeJournal("set Book/p1 price=2\n")
         let run = try UndoShellRun(write: false)

@@ -104,6 +104,32 @@ import Testing
         #expect(try harness.shell.requireStore().count(of: try harness.shell.mapping("Book")) == 4)
     }
 
+    /// `.open --write` and `.open --readonly` switch stores as on the command line; with
+    /// neither the store opens as graphstore started; unsaved changes are never dropped.
+    @Test func openSwitchesBetweenWritingAndReadOnly() throws {
+        let harness = try ShellHarness()
+        let store = harness.directory + "/examples/BookStore/BookStore.sqlite"
+        #expect(harness.run([".open --write \(store)", "insert Book title=Written"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == false)
+        // Unsaved changes stop another .open.
+        #expect(harness.run([".open --readonly \(store)"]) == 1)
+        #expect(harness.diagnostics.contains(".open: 1 unsaved change (1 inserted) in the open store; save or rollback first"))
+        #expect(harness.shell.context?.hasChanges == true)
+        harness.clear()
+        #expect(harness.run(["save", ".open --readonly \(store)"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == true)
+        #expect(harness.run(["insert Book title=Refused"]) == 1)
+        #expect(harness.run([".open \(store)"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == true, "started read-only")
+        #expect(harness.run([".open --write --readonly \(store)"]) == 1)
+        // A store that cannot be opened leaves the access as it was.
+        #expect(harness.run([".open --write \(harness.directory)/missing.sqlite"]) == 4)
+        #expect(!harness.shell.writeEnabled)
+        let writer = try ShellHarness(write: true)
+        #expect(writer.run([".open --readonly \(store)", ".open \(store)"]) == 0)
+        #expect(writer.shell.store?.isReadOnly == false, "started with --write")
+    }
+
     @Test func changesListsAndSummarises() throws {
         let harness = try ShellHarness()
         let context = try #require(harness.shell.context)
