@@ -74,7 +74,7 @@ public struct Session {
     /// Runs one command; the status it fails with, after reporting why, or nil.
     private func run(_ command: Substring, source: LineSource, line: Int) -> Int32? {
         do {
-            try shell.runStatement(command: command)
+            try shell.runStatement(command: command, atPrompt: source.isInteractive)
             return nil
         } catch let failure as ScriptFailure {
             // The script's own session already said what failed.

@@ -9,8 +9,9 @@ extension Shell {
     }
 
     /// The same for a command that is a slice of the line it was typed on (see
-    /// ``execute(command:)``).
-    func runStatement(command text: Substring) throws {
+    /// ``execute(command:)``); one typed at the prompt has its standard output paged (see
+    /// ``Pager``).
+    func runStatement(command text: Substring, atPrompt: Bool = false) throws {
         if options.echo { output(text.trimmingWhitespace() + "\n") }
         let before = options.changes ? ChangeSummary(context) : nil
         let clock = options.timer ? CommandClock() : nil
@@ -28,14 +29,43 @@ extension Shell {
             }
         }
         defer { showNotes() }
+        if atPrompt { state.pager = makePager() }
         do {
             try execute(command: text)
         } catch {
-            try finishCommandOutput(commandFailed: true)
+            let readerQuit = endPager()
+            try finishCommandOutput(commandFailed: !readerQuit)
+            // The reader quit the pager: the rest was not wanted, and the command stopped.
+            if readerQuit, ShellError.describing(error, interrupted: false).message == "interrupted" { return }
             throw error
         }
+        endPager()
         try finishCommandOutput(commandFailed: false)
         if isInterrupted() { throw ShellError("interrupted") }
+    }
+
+    /// A pager for the next command's standard output, when one applies: `.pager` is not
+    /// off, there is a pager command, standard output is a terminal and not redirected.
+    private func makePager() -> Pager? {
+        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, let standardOutput else { return nil }
+        guard Pager.programExists(command) else {
+            if !state.hasToldAboutPager {
+                state.hasToldAboutPager = true
+                state.notes.append("note: the pager \(command) cannot be found (set PAGER, or .pager off); results are shown without it")
+            }
+            return nil
+        }
+        return Pager(command: command, rows: terminal.rows, columns: terminal.columns, always: options.pager == .on) { standardOutput.write($0) }
+    }
+
+    /// Ends the running command's pager, if any; whether its reader quit it early.
+    @discardableResult
+    private func endPager() -> Bool {
+        guard let pager = state.pager else { return false }
+        state.pager = nil
+        flushOutput()
+        pager.finish()
+        return pager.readerHasQuit
     }
 }
 

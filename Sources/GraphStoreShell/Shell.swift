@@ -29,6 +29,9 @@ public final class Shell {
     /// The program's standard output, when `output` writes to it: a write that fails there
     /// fails the command that wrote, and a closed pipe ends the session.
     public var standardOutput: FileOutput?
+    /// The pager command for results at the prompt (`$PAGER`, or `less -FRSX`); nil for none.
+    /// The launcher sets it for an interactive session on a terminal.
+    public var pagerCommand: String?
     /// The open store's files, which output and journals must not write over.
     private(set) var storeFiles: StoreFiles?
     /// What the session keeps between commands: redirection, script nesting, `.exit` status.

@@ -36,7 +36,7 @@ import Testing
         let result = try Self.run(["--no-bail", Self.store], input: ".print one\n.rows Nope\n.print three\n.bogus\n.print five\n")
         #expect(result.status == 1)
         #expect(result.stdout == "one\nthree\nfive\n")
-        #expect(result.stderr == "stdin:2: no entity named Nope; entities: Book, BookCategory, Page\nstdin:4: unknown command .bogus; .help lists the commands\n")
+        #expect(result.stderr == "stdin:2: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\nstdin:4: unknown command .bogus; .help lists the commands\n")
         let bailing = try Self.run(["--bail", Self.store], input: ".print one\n.rows Nope\n.print three\n")
         #expect(bailing.status == 1)
         #expect(bailing.stdout == "one\n")
@@ -142,6 +142,23 @@ import Testing
     @Test func parametersAndEchoInScripts() throws {
         let result = try Self.run([Self.store], input: ".echo on\n.parameter set since 2024-05-01\n.mode tsv\n.parameter list\n")
         #expect(result.stdout == ".parameter set since 2024-05-01\n.mode tsv\n.parameter list\nname\tvalue\tgiven_as\n$since\tCAST(736214400.000000, \"NSDate\")\t2024-05-01\n")
+    }
+
+    /// The 9,999-row bug: tables of more rows than graphstore measures first were drawn
+    /// wider than their borders once keys reached 10,000 (and objects p1000). Every row now
+    /// lies within the borders around it.
+    @Test(arguments: [".rows Book 12000", "fetch Book limit 12000"]) func tablesOfManyRowsKeepTheirBorders(command: String) throws {
+        let result = try Self.run([LargeStore.path, command])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 12_000)
+        var border = lines[0]
+        var misaligned = 0
+        for line in lines {
+            if line.hasPrefix("+") { border = line } else if line.count != border.count { misaligned += 1 }
+        }
+        #expect(misaligned == 0)
+        #expect(lines.contains { $0.hasPrefix("| 10000 ") || $0.hasPrefix("| Book p10000 ") })
     }
 
     /// A large result is printed whole, and streams: printing 300,000 rows takes hardly more

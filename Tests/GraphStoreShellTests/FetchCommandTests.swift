@@ -199,7 +199,7 @@ struct FetchCommandTests {
 
     @Test func helpListsTheCommands() throws {
         let help = try run(".help")
-        for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off]"] {
+        for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off | STATEMENT]", "sql STATEMENT"] {
             #expect(help.contains(usage))
         }
     }

@@ -10,7 +10,7 @@ import Testing
         let harness = try ShellHarness()
         let status = harness.run([".mode csv", "", ".rows Nope", ".print after"], bail: false, name: "checks.graphstore")
         #expect(status == ExitStatus.commandFailed)
-        #expect(harness.diagnostics == "checks.graphstore:3: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "checks.graphstore:3: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         #expect(harness.output == "after\n")
     }
 
@@ -48,7 +48,7 @@ import Testing
         let terminal = ScriptedTerminal([.line(".rows Nope"), .line(".print still here")])
         let status = Session(shell: harness.shell, bail: true).run(terminal)
         #expect(status == 0)
-        #expect(harness.diagnostics == "error: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "error: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         #expect(harness.output == "still here\n")
         #expect(terminal.remembered == [".rows Nope", ".print still here"])
         #expect(terminal.finished)
@@ -175,7 +175,7 @@ import Testing
         // Bail: the inner script stops, and so does the outer one, with one message.
         #expect(harness.run([".read outer.graphstore"], bail: true) == 1)
         #expect(harness.output == "one\n")
-        #expect(harness.diagnostics == "inner.graphstore:2: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "inner.graphstore:2: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         harness.clear()
         #expect(harness.run([".read outer.graphstore"], bail: false) == 1)
         #expect(harness.output == "one\nthree\nouter\n")
@@ -236,7 +236,7 @@ import Testing
             #expect(line.contains(command.summary), "\(command.name)")
         }
         let one = try harness.output(of: ".help rows")
-        #expect(one.hasPrefix("usage: .rows ENTITY [LIMIT]\n"))
+        #expect(one.hasPrefix("usage: .rows ENTITY|TABLE [LIMIT]\n"))
         #expect(one.hasSuffix("example: .rows Book 10\n"))
         #expect(try harness.output(of: ".help .mode").contains("jsonl: one JSON object per line"))
         #expect(harness.run([".help nothing"]) == 1)

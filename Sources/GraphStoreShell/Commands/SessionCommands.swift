@@ -8,6 +8,7 @@ enum SessionCommands {
         SeparatorCommand.command,
         WidthCommand.command,
         ExpandedCommand.command,
+        PagerCommand.command,
         OutputCommand.output,
         OutputCommand.once,
         ReadCommand.command,

@@ -36,6 +36,10 @@ public enum Launcher {
                 standardOutput.flush()
                 writeError(text)
             })
+        // Standard output goes through the running command's pager, if it has one.
+        shell.output = { [unowned shell] text in
+            if let pager = shell.state.pager { pager.write(text) } else { standardOutput.write(text) }
+        }
         shell.flushOutput = { standardOutput.flush() }
         shell.standardOutput = standardOutput
         shell.terminal = TerminalInfo(fileDescriptor: STDOUT_FILENO, environment: environment)
@@ -48,7 +52,10 @@ public enum Launcher {
         shell.options.echo = options.echo
         let colourDiagnostics = TerminalInfo(fileDescriptor: STDERR_FILENO, environment: environment)?.colour ?? false
 
-        if interactive { Interrupts.install() }
+        if interactive {
+            Interrupts.install()
+            shell.pagerCommand = environment.pagerCommand
+        }
         if let store = options.store {
             do {
                 try shell.open(path: store, modelPath: options.model)

@@ -17,6 +17,10 @@ struct SessionState {
     var notes: [String] = []
     /// Whether the session has said that a table was cut to fit the terminal (said once).
     var hasToldAboutFitting = false
+    /// The pager the running command's standard output goes through, if any.
+    var pager: Pager?
+    /// Whether the session has said that the pager cannot be started (said once).
+    var hasToldAboutPager = false
 
     /// Conflicting objects of one context (forgotten when another store is opened).
     struct Conflicts {
