@@ -91,6 +91,34 @@ import Testing
         #expect(version.stdout.hasPrefix("graphstore "))
     }
 
+    /// A command that fails writes nothing on standard output, so that a script's output
+    /// stays parseable: not JSON's `[]`, not a table's header.
+    @Test(arguments: ["json", "table", "csv", "html"]) func aFailingCommandPrintsNothing(mode: String) throws {
+        let result = try Self.run(["--mode", mode, Self.store, "-c", #"fetch Book where price > "x""#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr == "-c:1: cannot compare a number with a string\n")
+    }
+
+    /// A predicate error points at its column, counted from the start of the line typed,
+    /// with a caret under that line.
+    @Test func predicateErrorsPointAtTheLine() throws {
+        let result = try Self.run([Self.store, "-c", "count Book; fetch Book where price >> 3 limit 2"])
+        #expect(result.stderr == """
+            -c:1: fetch: bad predicate at column 40: expected a comparison operator after '3'
+              count Book; fetch Book where price >> 3 limit 2
+                                                     ^
+
+            """)
+        for command in ["validate Book where title ==", "explain count Book where title =="] {
+            let other = try Self.run([Self.store, "-c", command])
+            let column = command.count + 1
+            #expect(other.stderr.contains("bad predicate at column \(column): expected a value after '=='\n  \(command)\n  \(String(repeating: " ", count: column - 1))^"), "\(other.stderr)")
+        }
+        let continued = try Self.run([Self.store], input: "count Book where (price > 3\n  AND price >> 4)\n")
+        #expect(continued.stderr.hasPrefix("stdin:1: count: bad predicate at column 17 of the statement's line 2: expected a comparison operator, found ')'\n    AND price >> 4)\n"))
+    }
+
     @Test func exitCodeFromExitCommand() throws {
         let result = try Self.run([Self.store], input: ".print a\n.exit 3\n.print b\n")
         #expect(result.status == 3)

@@ -36,6 +36,34 @@ import Testing
         #expect(harness.run([".nullvalue"]) == 1)
     }
 
+    /// A dot-command may be shortened to a prefix only it has, as in sqlite3; an unknown
+    /// command, entity or key is answered with the names it is close to.
+    @Test func prefixesAndSuggestions() throws {
+        let harness = try ShellHarness(write: true)
+        #expect(try harness.output(of: ".ent").contains("| BookCategory | ZBOOKCATEGORY |"))
+        #expect(harness.run([".head off; .mode csv; .row BookCategory 1"]) == 0)
+        #expect(harness.output.hasSuffix("1,2,1,Fiction\n"))
+        let failures: [(String, String)] = [
+            (".s", "ambiguous command .s: .schema, .sql, .separator, .settings"),
+            (".entites", "unknown command .entites; did you mean .entities?"),
+            (".mod", "ambiguous command .mod: .model, .mode"),
+            ("fecth Book", "unknown command fecth; did you mean fetch?"),
+            (".bogus", "unknown command .bogus; .help lists the commands"),
+            (".rows Bok", "no entity or table named Bok; did you mean Book?"),
+            ("count bok", "no entity named bok; did you mean Book?"),
+            ("fetch Book where titel == 'x'", "entity Book has no key titel; did you mean title?"),
+            ("count Book where Title == 'x'", "entity Book has no key Title; did you mean title?"),
+            ("fetch Book sort categry.name", "entity Book has no key categry (in categry.name); did you mean category?"),
+            ("set Book/p1 Price=3", "Book has no attribute Price; did you mean price?"),
+            (".schema Book.categry", "Book has no relationship categry; did you mean category?"),
+            (".mode jsn", "no output mode jsn; did you mean json?"),
+        ]
+        for (line, message) in failures {
+            #expect(throws: (any Error).self) { try harness.shell.execute(line) }
+            do { try harness.shell.execute(line) } catch { #expect(harness.shell.describe(error).message == message, "\(line)") }
+        }
+    }
+
     @Test func exitSetsTheStatusAndStopsEverything() throws {
         let harness = try ShellHarness()
         #expect(harness.run([".exit 3", ".print not reached"]) == 3)
