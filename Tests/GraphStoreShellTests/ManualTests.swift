@@ -54,13 +54,13 @@ import Testing
         } else if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_MAN_LINTER"] == "1" {
             Issue.record("mandoc is not installed but GRAPHSTORE_REQUIRE_MAN_LINTER=1: the manual was not linted (make deps installs it)")
         } else {
-            print("ManualTests: mandoc is not installed; skipped mandoc -Tlint (make deps installs it)")
+            print("skipped mandoc -Tlint of the manual: mandoc is not installed (make deps installs it)")
         }
         if let groff = Self.tool("groff") {
             let (status, output) = try Self.run(groff, ["-ww", "-z", "-man", Self.path])
             #expect(status == 0 && output.isEmpty, "groff -ww: \(output)")
         } else {
-            print("ManualTests: groff is not installed; skipped groff -ww")
+            print("skipped groff -ww of the manual: groff is not installed")
         }
     }
 
