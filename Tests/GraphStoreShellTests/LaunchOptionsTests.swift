@@ -98,7 +98,7 @@ import Testing
 
     @Test func helpDocumentsEveryOptionAndExitCode() {
         for option in LaunchOptions.longOptions { #expect(HelpText.text.contains(option), "\(option)") }
-        for line in ["0  success", "1  a command failed", "2  usage error", "3  validate found", "4  the store could not be opened"] {
+        for line in ["0  success", "1  a command failed", "2  usage error", "3  validate found", "4  the store could not be opened", "5  a script ended with unsaved changes"] {
             #expect(HelpText.text.contains(line))
         }
     }

@@ -37,11 +37,11 @@ import Testing
         }
         for short in ["\\-c", "\\-f", "\\-h", "\\-V"] { #expect(text.contains(".BI \(short)") || text.contains(".BR \(short)"), "\(short)") }
         for mode in OutputMode.allCases { #expect(text.contains(".B \(mode.rawValue)\n"), "\(mode)") }
-        for variable in ["GRAPHSTORE_HISTORY", "NO_COLOR", "HOME", "TERM", "EDITRC", "COLUMNS"] {
+        for variable in ["GRAPHSTORE_HISTORY", "NO_COLOR", "HOME", "TERM", "EDITRC", "COLUMNS", "LINES", "PAGER"] {
             #expect(text.contains(".B \(variable)\n"), "\(variable)")
         }
         let status = try #require(text.range(of: ".SH EXIT STATUS"))
-        for code in 0...4 { #expect(text[status.upperBound...].contains(".B \(code)\n"), "exit status \(code)") }
+        for code in 0...5 { #expect(text[status.upperBound...].contains(".B \(code)\n"), "exit status \(code)") }
     }
 
     /// `mandoc -Tlint` reports nothing, and `groff -ww` renders without warnings. `make
