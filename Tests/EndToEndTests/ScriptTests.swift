@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func usageErrorsExitTwoWithAHint() throws {
-        for arguments in [["-json"], ["--mode", "fancy"], ["-c"], ["--model", "m.xcdatamodeld"]] {
+        for arguments in [["-jsn"], ["--mode", "fancy"], ["-c"], ["--model", "m.xcdatamodeld"]] {
             let result = try Self.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix("graphstore: "), "\(arguments)")
@@ -150,7 +150,7 @@ import Testing
         let broken = try Self.home(rc: ".mode csv\n.mode fancy\n")
         let failed = try Self.run([Self.store, ".entities"], home: broken)
         #expect(failed.status == 1)
-        #expect(failed.stderr == "\(broken.path)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line markdown\n")
+        #expect(failed.stderr == "\(broken.path)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line list markdown html\n")
     }
 
     @Test func dataGoesToStandardOutputAndEverythingElseToStandardError() throws {

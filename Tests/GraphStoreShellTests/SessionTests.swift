@@ -258,8 +258,9 @@ import Testing
     @Test func helpListsEveryCommandOnOneLineAndDetailsOne() throws {
         let harness = try ShellHarness()
         let listing = try harness.output(of: ".help")
-        let lines = listing.split(separator: "\n")
+        let lines = listing.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
         #expect(lines.count == harness.shell.commands.count)
+        #expect(listing.hasSuffix(HelpCommand.typing) && HelpCommand.typing.contains("A ; ends a command"))
         for (line, command) in zip(lines, harness.shell.commands) {
             #expect(line.contains(command.summary), "\(command.name)")
         }
