@@ -6,16 +6,8 @@ import TestScratch
 /// here prints `skipped NAME: REASON` and passes, and `make skipped` counts those lines.
 @Suite struct MakefileTests {
     static func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["make", "-s", "-C", GraphStoreBinary.packageRoot.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (output, status) = try ExampleTests.run(URL(fileURLWithPath: "/usr/bin/make"), ["-s", "-C", GraphStoreBinary.packageRoot.path] + arguments)
+        return (status, output)
     }
 
     @Test func skippedTestsAreCountedByReason() throws {

@@ -1,7 +1,7 @@
 /// `.expanded [on|off|auto]` and psql's `\x`: one field per line.
 enum ExpandedCommand {
     static let command = ShellCommand(
-        ".expanded", aliases: ["\\x"], arguments: [.optional([.literal("on", "off", "auto")])],
+        ".expanded", aliases: ["\\x"], arguments: [OnOffArgument.optionalWithAuto],
         summary: "show table and box results one field per line, a header per record (psql's expanded display); auto: when a row is wider than the terminal",
         example: "\\x on",
         details: """
@@ -11,12 +11,8 @@ enum ExpandedCommand {
             (line mode is always one value per line).
             """
     ) { shell, arguments in
-        if arguments.has("on") {
-            shell.settings.expanded = .on
-        } else if arguments.has("off") {
-            shell.settings.expanded = .off
-        } else if arguments.has("auto") {
-            shell.settings.expanded = .auto
+        if let setting: ExpandedDisplay = OnOffArgument.choice(arguments) {
+            shell.settings.expanded = setting
         } else {
             shell.settings.expanded = shell.settings.expanded == .off ? .on : .off
             shell.output("expanded display is \(shell.settings.expanded.rawValue)\n")

@@ -1,7 +1,7 @@
 /// `.pager [on|off|auto]`: whether results at the prompt go through `$PAGER`.
 enum PagerCommand {
     static let command = ShellCommand(
-        ".pager", arguments: [.optional([.literal("on", "off", "auto")])],
+        ".pager", arguments: [OnOffArgument.optionalWithAuto],
         summary: "page results at the prompt through $PAGER (default less -FRSX): auto when taller than the terminal, on always, off never",
         example: ".pager off",
         details: """
@@ -12,12 +12,8 @@ enum PagerCommand {
             With no argument, shows the setting.
             """
     ) { shell, arguments in
-        if arguments.has("on") {
-            shell.options.pager = .on
-        } else if arguments.has("off") {
-            shell.options.pager = .off
-        } else if arguments.has("auto") {
-            shell.options.pager = .auto
+        if let setting: PagerSetting = OnOffArgument.choice(arguments) {
+            shell.options.pager = setting
         } else {
             shell.output("pager: \(shell.options.pager.rawValue) (\(shell.pagerCommand ?? "no pager command"))\n")
         }
