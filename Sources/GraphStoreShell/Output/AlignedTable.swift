@@ -97,7 +97,7 @@ final class AlignedTable {
         pending = []
     }
 
-    /// Whether the rows are shown as records: `\\x on`, or `auto` and the measured rows are
+    /// Whether the rows are shown as records: `\x on`, or `auto` and the measured rows are
     /// wider than the terminal.
     private var expands: Bool {
         guard settings.mode != .markdown else { return false }
