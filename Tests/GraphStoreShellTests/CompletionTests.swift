@@ -103,6 +103,9 @@ import Testing
         #expect(completer.complete(".open examples/BookStore/B").candidates.map(\.text) == ["examples/BookStore/BookStore.sqlite"])
         #expect(completer.complete(".open --model examples/").candidates.map(\.display) == ["BookStore/"])
         #expect(completer.complete(".open -").candidates.map(\.text) == ["--write", "--readonly", "--model"])
+        // A command shortened to its prefix completes as the command; .rows offers tables too.
+        #expect(completer.complete(".ro Z_P").candidates.map(\.text) == ["Z_PRIMARYKEY"])
+        #expect(completer.complete(".pag ").candidates.map(\.text) == ["on", "off", "auto"])
     }
 
     @Test func editInsertsTheRestOrTheSharedPrefix() throws {

@@ -26,7 +26,10 @@ public struct Completer {
         guard let command = words.complete.first else {
             return Completion(word: words.partial, candidates: commandCandidates(words.partial))
         }
-        guard let found = shell.command(named: command.text) else { return Completion(word: words.partial, candidates: []) }
+        // A dot-command shortened to a prefix only it has completes as the command.
+        guard let found = shell.command(named: command.text) ?? (try? shell.resolveCommand(command.text)) else {
+            return Completion(word: words.partial, candidates: [])
+        }
         let typed = Array(words.complete.dropFirst())
         var candidates: [CompletionCandidate] = []
         var word = words.partial
