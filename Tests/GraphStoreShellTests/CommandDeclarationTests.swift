@@ -27,6 +27,7 @@ import Testing
         switch placeholder.kind {
         case .word: "w"
         case .entity, .entityKeyPath: "Book"
+        case .table: "Z_PRIMARYKEY"
         case .object: "Book/p1"
         case .keyPath: "title"
         case .assignment: "title=X"

@@ -84,13 +84,14 @@ final class ScriptedTerminal: LineSource {
     let name = "terminal"
     let isInteractive = true
     private var inputs: [LineInput]
-    private var answers: [Bool?]
+    private var answers: [String?]
     private(set) var prompts: [String] = []
     private(set) var questions: [String] = []
     private(set) var remembered: [String] = []
     private(set) var finished = false
 
-    init(_ inputs: [LineInput], answers: [Bool?] = []) {
+    /// `answers` are typed to questions in turn (nil: Ctrl-D); with none left, Ctrl-D.
+    init(_ inputs: [LineInput], answers: [String?] = []) {
         self.inputs = inputs
         self.answers = answers
     }
@@ -100,9 +101,9 @@ final class ScriptedTerminal: LineSource {
         return inputs.isEmpty ? .end : inputs.removeFirst()
     }
 
-    func confirm(_ question: String) -> Bool {
+    func ask(_ question: String) -> String? {
         questions.append(question)
-        return (answers.isEmpty ? nil : answers.removeFirst()) ?? true
+        return answers.isEmpty ? nil : answers.removeFirst()
     }
 
     func remember(_ statement: String) { remembered.append(statement) }
