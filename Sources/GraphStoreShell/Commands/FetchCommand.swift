@@ -1,14 +1,19 @@
 import GraphStore
 
 /// `fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`: the matching
-/// objects, one row each (object ID, attributes, to-one destinations), streamed.
+/// objects, one row each (object ID, attributes, to-one destinations), streamed. With
+/// `select …` (and `group by`, `having`), the chosen columns and aggregates instead: a
+/// dictionary fetch, one SQL query.
 enum FetchCommand {
     static let command = ShellCommand(
         "fetch", arguments: FetchCommandLine.arguments,
-        summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included",
+        summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included; "
+            + "select chooses columns and aggregates (count(), sum, avg, min, max of KEY), grouped by group by, kept by having",
         example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10"
     ) { shell, arguments in
-        let request = try FetchCommandLine(arguments, command: "fetch", shell: shell).request
+        let line = try FetchCommandLine(arguments, command: "fetch", shell: shell)
+        if let select = line.select { return try emitDictionaries(line.request, select, shell: shell) }
+        let request = line.request
         let context = try shell.requireContext()
         let mapping = try shell.mapping(request.entityName)
         try shell.prepareSQL(for: request, resultType: .objects)
@@ -25,14 +30,42 @@ enum FetchCommand {
     }
 }
 
+extension FetchCommand {
+    /// A dictionary fetch's rows: one column per selected item, an empty cell for nil.
+    private static func emitDictionaries(_ request: FetchRequest, _ select: SelectClause, shell: Shell) throws {
+        let context = try shell.requireContext()
+        let rows: [[String: FetchedValue]]
+        do {
+            try shell.prepareSQL(for: request, resultType: .dictionary)
+            rows = try context.fetchDictionaries(request)
+        } catch FetchError.invalidProperty(let entity, let key, let reason) {
+            // An aggregate is named as typed, not by its key in the results.
+            throw FetchError.invalidProperty(entity: entity, keyPath: select.shownName(of: key), reason: reason)
+        }
+        shell.emit(columns: select.columns) { sink in
+            for row in rows {
+                sink.row(select.keys.map { key in
+                    switch row[key] {
+                    case .attribute(let value)?: .value(value)
+                    case .objectID(let id)?: .text(id.description)
+                    case nil: .null
+                    }
+                })
+            }
+        }
+    }
+}
+
 /// `count ENTITY [where PREDICATE] …`: how many objects match, without making them.
 enum CountCommand {
     static let command = ShellCommand(
-        "count", arguments: FetchCommandLine.arguments,
+        "count", arguments: FetchCommandLine.countArguments,
         summary: "the number of objects matching a predicate (SELECT COUNT(*)); unsaved changes included",
         example: "count Book where category.name == 'Fiction'"
     ) { shell, arguments in
-        let request = try FetchCommandLine(arguments, command: "count", shell: shell).request
+        let line = try FetchCommandLine(arguments, command: "count", shell: shell)
+        guard line.select == nil else { throw ShellError("count: select is for fetch (fetch ENTITY select count() …)") }
+        let request = line.request
         let context = try shell.requireContext()
         try shell.prepareSQL(for: request, resultType: .count)
         let count = try context.count(for: request)

@@ -1,12 +1,15 @@
 import GraphStore
 
-/// The arguments of `fetch`, `count` and `explain`:
-/// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`.
+/// The arguments of `fetch`, `count` and `explain`: `ENTITY [select [distinct] ITEM, …]
+/// [where PREDICATE] [group by KEY, …] [having PREDICATE] [sort KEY [asc|desc] [nocase], …]
+/// [limit N] [offset N]` (`select` makes a dictionary fetch, see ``SelectClause``).
 ///
 /// Clause words are found outside quotes and brackets, so a predicate may hold them in
 /// strings or inside `SUBQUERY(…)`; a key named like a clause word is written `#limit`.
 struct FetchCommandLine {
     var request: FetchRequest
+    /// The `select` clause, when the fetch is a dictionary fetch.
+    var select: SelectClause?
 
     static let entity = Placeholder("ENTITY", .entity)
     /// The clauses after the entity, as typed (never shown: the grammar is).
@@ -16,12 +19,25 @@ struct FetchCommandLine {
     /// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`:
     /// the clauses are read here, not by the declaration, since a predicate may hold
     /// clause words in its strings.
-    static let arguments: [ArgumentElement] = [
-        .value(entity),
-        .clauses(
-            clauseText,
-            grammar: [
-                .optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))]),
+    static let arguments = declaration(selecting: true)
+
+    /// `count`'s arguments: no `select`, `group by` or `having`.
+    static let countArguments = declaration(selecting: false)
+
+    private static func declaration(selecting: Bool) -> [ArgumentElement] {
+        let select: [ArgumentElement] = [
+            .optional([
+                .literal("select"), .optional([.literal("distinct")]),
+                .repeated([.value(Placeholder("ITEM", .keyPath))], separator: ","),
+            ])
+        ]
+        let groups: [ArgumentElement] = [
+            .optional([.literal("group"), .literal("by"), .repeated([.value(Placeholder("KEY", .keyPath))], separator: ",")]),
+            .optional([.literal("having"), .value(Placeholder("PREDICATE", .predicate))]),
+        ]
+        let grammar: [ArgumentElement] =
+            (selecting ? select : []) + [.optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))])]
+            + (selecting ? groups : []) + [
                 .optional([
                     .literal("sort"),
                     .repeated(
@@ -30,11 +46,12 @@ struct FetchCommandLine {
                 ]),
                 .optional([.literal("limit"), .value(limit)]),
                 .optional([.literal("offset"), .value(limit)]),
-            ]),
-    ]
+            ]
+        return [.value(entity), .clauses(clauseText, grammar: grammar)]
+    }
 
     /// The clause words, in the order they may appear.
-    private static let clauses = ["where", "sort", "limit", "offset"]
+    private static let clauses = ["select", "where", "group", "having", "sort", "limit", "offset"]
 
     init(_ arguments: ParsedArguments, command: String, shell: Shell) throws {
         let entityWord = try arguments.word(Self.entity)
@@ -47,9 +64,38 @@ struct FetchCommandLine {
         if let predicate = parts["where"] {
             request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
         }
-        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(String(sort), usageError: arguments.usageError) }
+        if let selected = parts["select"] {
+            var select = try SelectClause(selected)
+            try readGroups(parts, into: &select, command: command, shell: shell)
+            self.select = select
+        } else if parts["group"] != nil || parts["having"] != nil {
+            throw ShellError("\(command): group by and having need a select clause (fetch ENTITY select …)")
+        }
+        if var sort = parts["sort"].map(String.init) {
+            if var select { sort = try select.replacingAggregates(in: sort[...]); self.select = select }
+            request.sortKeys = try FetchCommandLine.sortKeys(sort, usageError: arguments.usageError)
+        }
+        if let select { request.propertiesToFetch = select.properties(groupedBy: request.propertiesToGroupBy) }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(String(limit), "limit") }
         if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(String(offset), "offset") }
+    }
+
+    /// `group by KEY, …` and `having PREDICATE` into the request (the aggregates the
+    /// predicate names join the select clause's, unshown).
+    private mutating func readGroups(_ parts: [String: Substring], into select: inout SelectClause, command: String, shell: Shell) throws {
+        request.resultType = .dictionary
+        request.returnsDistinctResults = select.distinct
+        if let group = parts["group"] {
+            let words = group.split(separator: " ", maxSplits: 1)
+            guard words.first?.lowercased() == "by", words.count == 2 else {
+                throw ShellError("\(command): expected group by KEY, … (key paths separated by commas)")
+            }
+            request.propertiesToGroupBy = words[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        if let having = parts["having"] {
+            let text = try select.replacingAggregates(in: having)
+            request.havingPredicate = try FetchCommandLine.predicate(text[...], command: command, shell: shell)
+        }
     }
 
     /// The text of each clause by its word ("" for the text before the first clause), as
