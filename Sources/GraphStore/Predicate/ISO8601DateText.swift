@@ -24,10 +24,9 @@ public enum ISO8601DateText {
     /// `2010-01-01T10:30:00Z` in UTC, `2010-01-01T11:30:00+01:00` in another zone; fractional
     /// seconds only when the date has them.
     public static func string(from date: Date, in timeZone: TimeZone = .gmt) -> String {
-        var style = Date.ISO8601FormatStyle(timeZone: timeZone).timeZoneSeparator(.colon)
         let seconds = date.timeIntervalSince1970
-        if seconds.rounded() != seconds { style = style.time(includingFractionalSeconds: true) }
-        return date.formatted(style)
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: seconds.rounded() != seconds, timeZone: timeZone)
+        return date.formatted(style.timeZoneSeparator(.colon))
     }
 
     private static func parse(_ bytes: [UInt8], _ defaultZone: TimeZone) -> Date? {

@@ -62,7 +62,7 @@ struct FetchCommandLine {
         }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
-            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
+            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell, entity: request.entityName)
         }
         if let selected = parts["select"] {
             var select = try SelectClause(selected)
@@ -151,10 +151,15 @@ struct FetchCommandLine {
     /// The predicate of a `where` clause, with `$NAME` taking the value `.parameter set NAME
     /// VALUE` bound. A parse error names the column, counted from the start of the line the
     /// predicate was typed on, and shows that line with a caret under the fault (a long
-    /// line is cut around it, see ``TextExcerpt``).
-    static func predicate(_ text: Substring, command: String, shell: Shell) throws -> ObjectPredicate {
+    /// line is cut around it, see ``TextExcerpt``). With an entity, strings compared with its
+    /// Date attributes are read as ISO 8601 dates, in the `.tz` zone when they have none.
+    static func predicate(_ text: Substring, command: String, shell: Shell, entity: String? = nil) throws -> ObjectPredicate {
         do {
-            return try ObjectPredicate(format: String(text)).withSubstitutionVariables(shell.parameters.bindings)
+            let predicate = try ObjectPredicate(format: String(text)).withSubstitutionVariables(shell.parameters.bindings)
+            guard let entity, let model = shell.store?.model else { return predicate }
+            return try predicate.readingDateStrings(entity: entity, in: model, timeZone: shell.settings.timeZone)
+        } catch let error as DateTextError {
+            throw ShellError("\(command): \(error)")
         } catch let error as PredicateParseError {
             let place = TypedPlace(text, scalarOffset: error.column - 1)
             let excerpt = TextExcerpt(place.line, around: place.column - 1)

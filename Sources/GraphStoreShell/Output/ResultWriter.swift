@@ -56,7 +56,11 @@ public final class ResultWriter: ResultSink {
         if isInterrupted() { return }
         start()
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
-        let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
+        var cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
+        // Dates print as ISO 8601 in the zone `.tz` sets, in every mode.
+        for (index, cell) in cells.enumerated() {
+            if case .value(.date(let date)) = cell { cells[index] = .text(ISO8601DateText.string(from: date, in: settings.timeZone)) }
+        }
         defer { rowCount += 1 }
         switch settings.mode {
         case .csv: write(cells.map { FieldText.csv(text($0), separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)
