@@ -62,8 +62,8 @@ struct FetchCommandTests {
             +---------+-------+-------+-------------+
             | object  | pages | title | category    |
             +---------+-------+-------+-------------+
-            | Book p3 | 608   | SPQR  | Category p2 |
-            | Book p1 | 412   | Dune  | Category p1 |
+            | Book/p3 | 608   | SPQR  | Category/p2 |
+            | Book/p1 | 412   | Dune  | Category/p1 |
             +---------+-------+-------+-------------+
 
             """)
@@ -74,9 +74,9 @@ struct FetchCommandTests {
             +---------+-------+---------+-------------+
             | object  | pages | title   | category    |
             +---------+-------+---------+-------------+
-            | Book p1 | 412   | Dune    | Category p1 |
-            | Book p4 |       | Dracula | Category p1 |
-            | Book p3 | 608   | SPQR    | Category p2 |
+            | Book/p1 | 412   | Dune    | Category/p1 |
+            | Book/p4 |       | Dracula | Category/p1 |
+            | Book/p3 | 608   | SPQR    | Category/p2 |
             +---------+-------+---------+-------------+
 
             """)
@@ -101,8 +101,8 @@ struct FetchCommandTests {
             +-------------+---------+
             | object      | name    |
             +-------------+---------+
-            | Category p1 | Fiction |
-            | Category p2 | History |
+            | Category/p1 | Fiction |
+            | Category/p2 | History |
             +-------------+---------+
 
             """)

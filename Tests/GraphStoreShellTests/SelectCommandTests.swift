@@ -64,8 +64,8 @@ struct SelectCommandTests {
         #expect(try run(".mode csv", "fetch Book select distinct category.name sort category.name") == "category.name\nBiography\nFiction\n")
         #expect(try run(".mode json", "fetch Book select category, count() group by category sort count()") == """
             [
-            {"category":"BookCategory p2","count()":1},
-            {"category":"BookCategory p1","count()":2}
+            {"category":"BookCategory/p2","count()":1},
+            {"category":"BookCategory/p1","count()":2}
             ]
 
             """)

@@ -62,16 +62,44 @@ enum ShellFixtures {
         let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
         shell.shell.settings.mode = .csv
         let book = try shell.run("show Book/1")
+        #expect(book.contains("objectID,id,Book/p1\n"))
         #expect(book.contains("title,String,The first book\n"))
-        #expect(book.contains("category,to-one,BookCategory/1\n"))
+        #expect(book.contains("category,to-one,BookCategory/p1\n"))
         #expect(book.contains("pages,to-many,0\n"))
-        let category = try shell.run("show Book/1.category")
+        let category = try shell.run("show Book/p1.category")
         #expect(category.contains("name,String,Fiction\n"))
-        #expect(category.contains("books,to-many,\"2: Book/1, Book/2\"\n"))
-        let books = try shell.run("show BookCategory/1.books")
-        #expect(books == "object,price,title\nBook/1,10,The first book\nBook/2,15,The second book\n")
-        let uri = try #require(book.split(separator: "\n").first { $0.hasPrefix("objectID,") }).split(separator: ",")[2]
-        #expect(try shell.run("show \(uri).title") == "object,title\nBook/1,The first book\n")
+        #expect(category.contains("books,to-many,\"2: Book/p1, Book/p2\"\n"))
+        let books = try shell.run("show BookCategory/p1.books")
+        #expect(books == "object,price,title\nBook/p1,10,The first book\nBook/p2,15,The second book\n")
+        let uri = try #require(book.split(separator: "\n").first { $0.hasPrefix("uri,") }).split(separator: ",")[2]
+        #expect(uri.hasPrefix("x-coredata://") && uri.hasSuffix("/Book/p1"))
+        #expect(try shell.run("show \(uri).title") == "object,title\nBook/p1,The first book\n")
+    }
+
+    @Test func showDepthFollowsRelationshipsWithPastableIDs() throws {
+        let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
+        shell.shell.settings.mode = .csv
+        let reached = try shell.run("show Book/p1 --depth 2")
+        var objects: [String] = []
+        for line in reached.split(separator: "\n").dropFirst() {
+            let object = String(line.split(separator: ",")[0])
+            if !objects.contains(object) { objects.append(object) }
+        }
+        #expect(objects == ["Book/p1", "BookCategory/p1", "Book/p2"])
+        #expect(try shell.run("show Book/p1 --depth 1").contains("BookCategory/p1,books,to-many,\"2: Book/p1, Book/p2\"\n"))
+        // Every ID shown can be typed back, as can the full URI.
+        let uri = try #require(reached.split(separator: "\n").first { $0.hasPrefix("BookCategory/p1,uri,") }).split(separator: ",")[3]
+        #expect(try shell.run("show \(uri).name") == "object,name\nBookCategory/p1,Fiction\n")
+    }
+
+    @Test func recordModesCarryEachObjectsIDAndURI() throws {
+        let shell = try CapturedShell(store: ShellFixtures.exampleStore, model: ShellFixtures.exampleModel)
+        shell.shell.settings.mode = .jsonl
+        let line = try shell.run("fetch Book sort title limit 1")
+        #expect(line.hasPrefix("{\"object\":\"Book/p1\",\"uri\":\"x-coredata://"))
+        #expect(line.contains("/Book/p1\",\"price\":10,"))
+        shell.shell.settings.mode = .csv
+        #expect(try shell.run("fetch Book sort title limit 1").hasPrefix("object,price,title,category\nBook/p1,"))
     }
 
     @Test func showExplainsWhatIsWrong() throws {

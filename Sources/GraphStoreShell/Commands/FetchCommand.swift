@@ -19,9 +19,12 @@ enum FetchCommand {
         try shell.prepareSQL(for: request, resultType: .objects)
         let attributes = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
         let toOnes = mapping.relationships.filter { !$0.relationship.isToMany }.map(\.relationship.name)
-        try shell.emit(columns: ["object"] + attributes + toOnes) { sink in
+        // Record modes (JSON, JSONL, line) carry each object's URI beside its ID.
+        let withURI = [OutputMode.json, .jsonl, .line].contains(shell.effectiveSettings.mode)
+        try shell.emit(columns: ["object"] + (withURI ? ["uri"] : []) + attributes + toOnes) { sink in
             try context.enumerate(request) { object in
                 var cells: [Cell] = [.text(object.objectID.description)]
+                if withURI { cells.append(.text(object.objectID.uriRepresentation)) }
                 for key in attributes { cells.append(try object.value(forKey: key).map(Cell.value) ?? .null) }
                 for key in toOnes { cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null) }
                 sink.row(cells)
