@@ -17,16 +17,24 @@ enum FetchCommand {
         let context = try shell.requireContext()
         let mapping = try shell.mapping(request.entityName)
         try shell.prepareSQL(for: request, resultType: .objects)
-        let attributes = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
-        let toOnes = mapping.relationships.filter { !$0.relationship.isToMany }.map(\.relationship.name)
+        // The entity's properties, then those its sub-entities add (absent on other rows).
+        let family = try shell.requireStore().family(of: mapping)
+        let attributes = unique(family.flatMap { $0.attributes.filter { $0.column != nil }.map(\.attribute.name) })
+        let toOnes = unique(family.flatMap { $0.relationships.filter { !$0.relationship.isToMany }.map(\.relationship.name) })
         // Record modes (JSON, JSONL, line) carry each object's URI beside its ID.
         let withURI = [OutputMode.json, .jsonl, .line].contains(shell.effectiveSettings.mode)
         try shell.emit(columns: ["object"] + (withURI ? ["uri"] : []) + attributes + toOnes) { sink in
             try context.enumerate(request) { object in
                 var cells: [Cell] = [.text(object.objectID.description)]
                 if withURI { cells.append(.text(object.objectID.uriRepresentation)) }
-                for key in attributes { cells.append(try object.value(forKey: key).map(Cell.value) ?? .null) }
-                for key in toOnes { cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null) }
+                for key in attributes {
+                    guard object.mapping.attribute(named: key) != nil else { cells.append(.absent); continue }
+                    cells.append(try object.value(forKey: key).map(Cell.value) ?? .null)
+                }
+                for key in toOnes {
+                    guard object.mapping.relationship(named: key) != nil else { cells.append(.absent); continue }
+                    cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null)
+                }
                 sink.row(cells)
             }
         }
@@ -34,6 +42,12 @@ enum FetchCommand {
 }
 
 extension FetchCommand {
+    /// Names in their first order, each once.
+    static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
     /// A dictionary fetch's rows: one column per selected item, an empty cell for nil.
     private static func emitDictionaries(_ request: FetchRequest, _ select: SelectClause, shell: Shell) throws {
         let context = try shell.requireContext()

@@ -116,7 +116,7 @@ public final class ResultWriter: ResultSink {
     private func writeLineRecord(_ cells: [Cell]) {
         if rowCount > 0 { write("\n") }
         var out = ""
-        for (name, cell) in zip(columns, cells) {
+        for (name, cell) in zip(columns, cells) where cell != .absent {
             let label = String(repeating: " ", count: max(0, labelWidth - DisplayWidth.of(name))) + name
             var value = text(cell)
             // Continuation lines of a multi-line value line up under its first line.
@@ -134,6 +134,6 @@ public final class ResultWriter: ResultSink {
     private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
     private func jsonObject(_ cells: [Cell]) -> String {
-        "{" + zip(columns, cells).map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
+        "{" + zip(columns, cells).filter { $0.1 != .absent }.map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
     }
 }
