@@ -23,6 +23,9 @@ final class CapturedShell {
         return box.out
     }
 
+    /// What the shell wrote to standard error so far.
+    var errors: String { box.err }
+
     final class OutputBox {
         var out = ""
         var err = ""
