@@ -10,6 +10,8 @@ enum ModelCommand {
         let store = try shell.requireStore()
         shell.emit(columns: ["item", "value"]) { sink in
             func row(_ item: String, _ value: String) { sink.row([.text(item), .text(value)]) }
+            // A store opened to browse despite a mismatch says so first.
+            for difference in shell.modelMismatch { row("mismatch", difference) }
             row("store", store.path)
             row("store UUID", store.uuid)
             row("model from", store.modelOrigin.description)

@@ -58,7 +58,7 @@ public enum Launcher {
         }
         if let store = options.store {
             do {
-                try shell.open(path: store, modelPath: options.model)
+                try shell.open(path: store, modelPath: options.model, browsingMismatch: options.browsesMismatch)
             } catch {
                 shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
                 return ExitStatus.storeNotOpened
