@@ -9,7 +9,16 @@ enum FetchCommand {
         "fetch", arguments: FetchCommandLine.arguments,
         summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included; "
             + "select chooses columns and aggregates (count(), sum, avg, min, max of KEY), grouped by group by, kept by having",
-        example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10"
+        example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10",
+        details: """
+            select ITEM, … prints chosen columns instead of objects (a dictionary fetch, one SQL query): key paths \
+            through to-one relationships (category.name) and aggregates count(), count(KEY), sum(KEY), avg(KEY), \
+            min(KEY), max(KEY); select distinct drops repeated rows. group by KEY, … computes the aggregates per \
+            group (every key path selected must be grouped), having PREDICATE keeps the groups it matches, naming \
+            aggregates as typed; sort may name them too: fetch Book select category.name, count(), avg(price) \
+            group by category.name having count() > 1 sort count() desc. A string compared with a Date attribute \
+            is an ISO 8601 date (date > "2010-01-01", "2010-01-01T12:30:00+02:00"), in the .tz zone when it has none.
+            """
     ) { shell, arguments in
         let line = try FetchCommandLine(arguments, command: "fetch", shell: shell)
         if let select = line.select { return try emitDictionaries(line.request, select, shell: shell) }
