@@ -8,12 +8,7 @@ import TestScratch
 /// Dates in the REPL: typed as ISO 8601 strings, read and printed in the `.tz` zone.
 @Suite("REPL dates and .tz")
 struct DateCommandTests {
-    final class Capture {
-        var text = ""
-    }
-
-    let shell: Shell
-    let capture = Capture()
+    let shell: CapturedShell
 
     init() throws {
         let directory = try ScratchDirectory.make("graphstore-dates")
@@ -33,50 +28,33 @@ struct DateCommandTests {
         }
         try context.save()
         try store.checkpoint()
-        let capture = self.capture
-        shell = Shell(output: { capture.text += $0 }, diagnostics: { capture.text += $0 })
-        try shell.open(path: path)
-    }
-
-    func run(_ lines: String...) throws -> String {
-        capture.text = ""
-        for line in lines { try shell.execute(line) }
-        return capture.text
+        shell = try CapturedShell(store: path)
     }
 
     @Test func stringsComparedWithDatesAreISO8601InTheZoneSet() throws {
-        #expect(try run(".mode csv", "fetch Entry select title where date > '2010-01-01' sort date") == "title\nnoon\nlate\n")
-        #expect(try run("fetch Entry select title where date BETWEEN {'2010-06-01', '2010-06-01T23:59'} AND date != '2010-06-01T14:00+02:00'") == "title\nlate\n")
-        #expect(try run("fetch Entry select title where date < now() AND date IN {'2010-01-01T01:00+01:00'}") == "title\nnew year\n")
+        #expect(try shell.run(lines: ".mode csv", "fetch Entry select title where date > '2010-01-01' sort date") == "title\nnoon\nlate\n")
+        #expect(try shell.run(lines: "fetch Entry select title where date BETWEEN {'2010-06-01', '2010-06-01T23:59'} AND date != '2010-06-01T14:00+02:00'") == "title\nlate\n")
+        #expect(try shell.run(lines: "fetch Entry select title where date < now() AND date IN {'2010-01-01T01:00+01:00'}") == "title\nnew year\n")
         // In Paris (UTC+2 in June), 2010-06-02 begins at 2010-06-01T22:00Z.
-        #expect(try run(".tz Europe/Paris", "fetch Entry select title where date >= '2010-06-02'") == "title\nlate\n")
+        #expect(try shell.run(lines: ".tz Europe/Paris", "fetch Entry select title where date >= '2010-06-02'") == "title\nlate\n")
     }
 
     @Test func datesPrintInTheZoneInEveryMode() throws {
-        #expect(try run(".mode csv", "fetch Entry select date sort date limit 1") == "date\n2010-01-01T00:00:00Z\n")
-        #expect(try run(".tz +02:00", ".mode json", "fetch Entry select date, title sort date desc limit 1") == """
+        #expect(try shell.run(lines: ".mode csv", "fetch Entry select date sort date limit 1") == "date\n2010-01-01T00:00:00Z\n")
+        #expect(try shell.run(lines: ".tz +02:00", ".mode json", "fetch Entry select date, title sort date desc limit 1") == """
             [
             {"date":"2010-06-02T01:30:00.500+02:00","title":"late"}
             ]
 
             """)
-        #expect(try run(".mode line", "fetch Entry select max(date)") == "max(date) = 2010-06-02T01:30:00.500+02:00\n")
-        #expect(try run(".tz") == "tz is +02:00\n")
-        #expect(try run(".mode csv", ".settings").contains("tz,+02:00\n"))
-        #expect(try run(".tz UTC", ".tz") == "tz is UTC\n")
+        #expect(try shell.run(lines: ".mode line", "fetch Entry select max(date)") == "max(date) = 2010-06-02T01:30:00.500+02:00\n")
+        #expect(try shell.run(lines: ".tz") == "tz is +02:00\n")
+        #expect(try shell.run(lines: ".mode csv", ".settings").contains("tz,+02:00\n"))
+        #expect(try shell.run(lines: ".tz UTC", ".tz") == "tz is UTC\n")
     }
 
     @Test func malformedDatesAndZonesNameWhatWasTyped() throws {
-        #expect(message("fetch Entry where date > '2010-1-1'") == "fetch: \"2010-1-1\" is not a date: expected \(ISO8601DateText.expectedFormat)")
-        #expect(message(".tz Mars/Olympus") == ".tz: unknown time zone Mars/Olympus (UTC, local, an IANA name such as Europe/Paris, or an offset such as +02:00)")
-    }
-
-    func message(_ line: String) -> String {
-        do {
-            _ = try run(line)
-        } catch {
-            return "\(error)"
-        }
-        return "no error"
+        #expect(shell.failure(of: "fetch Entry where date > '2010-1-1'") == "fetch: \"2010-1-1\" is not a date: expected \(ISO8601DateText.expectedFormat)")
+        #expect(shell.failure(of: ".tz Mars/Olympus") == ".tz: unknown time zone Mars/Olympus (UTC, local, an IANA name such as Europe/Paris, or an offset such as +02:00)")
     }
 }

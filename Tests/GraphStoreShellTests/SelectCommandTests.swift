@@ -9,28 +9,14 @@ import TestScratch
 /// output mode.
 @Suite("REPL fetch select: chosen columns, aggregates, groups")
 struct SelectCommandTests {
-    final class Capture {
-        var text = ""
-    }
-
-    let shell: Shell
-    let capture = Capture()
+    let shell: CapturedShell
 
     init() throws {
-        let path = try BrokenStores.copy(ShellFixtures.exampleStore)
-        let capture = self.capture
-        shell = Shell(output: { capture.text += $0 }, diagnostics: { capture.text += $0 })
-        try shell.open(path: path)
-    }
-
-    func run(_ lines: String...) throws -> String {
-        capture.text = ""
-        for line in lines { try shell.execute(line) }
-        return capture.text
+        shell = try CapturedShell(store: try BrokenStores.copy(ShellFixtures.exampleStore))
     }
 
     @Test func chosenColumnsThroughAToOneWithWhereAndSort() throws {
-        #expect(try run("fetch Book select title, price, category.name where price > 5 sort price desc, title") == """
+        #expect(try shell.run(lines: "fetch Book select title, price, category.name where price > 5 sort price desc, title") == """
             +-----------------+-------+---------------+
             | title           | price | category.name |
             +-----------------+-------+---------------+
@@ -43,7 +29,7 @@ struct SelectCommandTests {
     }
 
     @Test func groupedAggregatesWithHavingInOneQuery() throws {
-        #expect(try run(".sql on", "fetch Book select category.name, count(), avg(price) group by category.name having count() > 1") == """
+        #expect(try shell.run(lines: ".sql on", "fetch Book select category.name, count(), avg(price) group by category.name having count() > 1") == """
             -- sql: SELECT t1.ZNAME, COUNT(*), AVG(t0.ZPRICE) FROM ZBOOK t0 LEFT JOIN ZBOOKCATEGORY t1 ON t1.Z_PK = t0.ZCATEGORY GROUP BY t1.ZNAME
             +---------------+---------+------------+
             | category.name | count() | avg(price) |
@@ -53,7 +39,7 @@ struct SelectCommandTests {
 
             """)
         // An aggregate only named by having or sort is computed, not shown.
-        #expect(try run(".sql off", ".mode csv", "fetch Book select category.name group by category.name having sum(price) < 20 sort count() desc") == """
+        #expect(try shell.run(lines: ".sql off", ".mode csv", "fetch Book select category.name group by category.name having sum(price) < 20 sort count() desc") == """
             category.name
             Biography
 
@@ -61,15 +47,15 @@ struct SelectCommandTests {
     }
 
     @Test func distinctAndEveryMode() throws {
-        #expect(try run(".mode csv", "fetch Book select distinct category.name sort category.name") == "category.name\nBiography\nFiction\n")
-        #expect(try run(".mode json", "fetch Book select category, count() group by category sort count()") == """
+        #expect(try shell.run(lines: ".mode csv", "fetch Book select distinct category.name sort category.name") == "category.name\nBiography\nFiction\n")
+        #expect(try shell.run(lines: ".mode json", "fetch Book select category, count() group by category sort count()") == """
             [
             {"category":"BookCategory/p2","count()":1},
             {"category":"BookCategory/p1","count()":2}
             ]
 
             """)
-        #expect(try run(".mode line", "fetch Book select count(), sum(price), min(title)") == """
+        #expect(try shell.run(lines: ".mode line", "fetch Book select count(), sum(price), min(title)") == """
                count() = 3
             sum(price) = 35
             min(title) = The first book
@@ -78,19 +64,10 @@ struct SelectCommandTests {
     }
 
     @Test func mistakesAreSentencesNamingWhatWasTyped() throws {
-        #expect(throws: (any Error).self) { try run("fetch Book select title group by category.name") }
-        #expect(try message("fetch Book select sum(title)") == "cannot fetch sum(title) of Book: sum: needs a number, and title is String")
-        #expect(try message("fetch Book group by title") == "fetch: group by and having need a select clause (fetch ENTITY select …)")
-        #expect(try message("fetch Book select avg()") == "select: avg() needs a key path, as in avg(price)")
-        #expect(try message("count Book select title") == "count: select is for fetch (fetch ENTITY select count() …)")
-    }
-
-    func message(_ line: String) throws -> String {
-        do {
-            _ = try run(line)
-        } catch {
-            return "\(error)"
-        }
-        return "no error"
+        #expect(shell.failure(of: "fetch Book select title group by category.name") != "no error")
+        #expect(shell.failure(of: "fetch Book select sum(title)") == "cannot fetch sum(title) of Book: sum: needs a number, and title is String")
+        #expect(shell.failure(of: "fetch Book group by title") == "fetch: group by and having need a select clause (fetch ENTITY select …)")
+        #expect(shell.failure(of: "fetch Book select avg()") == "select: avg() needs a key path, as in avg(price)")
+        #expect(shell.failure(of: "count Book select title") == "count: select is for fetch (fetch ENTITY select count() …)")
     }
 }

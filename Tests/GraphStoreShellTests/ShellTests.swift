@@ -23,6 +23,23 @@ final class CapturedShell {
         return box.out
     }
 
+    /// Runs lines in order and returns what they printed together.
+    func run(lines: String...) throws -> String {
+        var printed = ""
+        for line in lines { printed += try run(line) }
+        return printed
+    }
+
+    /// What a line fails with, as its error says it ("no error" when it does not fail).
+    func failure(of line: String) -> String {
+        do {
+            _ = try run(line)
+        } catch {
+            return "\(error)"
+        }
+        return "no error"
+    }
+
     /// What the shell wrote to standard error so far.
     var errors: String { box.err }
 
