@@ -188,8 +188,14 @@ extension PersistentStore {
     }
 
     /// Core Data's rule for grouped and aggregated dictionaries: every key path fetched is
-    /// grouped by, so each result row has one value for it.
+    /// grouped by, so each result row has one value for it; and no two properties share a
+    /// name.
     private func checkGrouping(_ definition: QueryDefinition, entity: String) throws {
+        // Each property is one key of the result dictionaries.
+        var names = Set<String>()
+        for property in definition.propertiesToFetch where !names.insert(property.name).inserted {
+            throw FetchError.invalidProperty(entity: entity, keyPath: property.name, reason: "two properties to fetch have this name")
+        }
         let hasAggregates = definition.propertiesToFetch.contains { if case .expression = $0 { true } else { false } }
         guard hasAggregates || !definition.propertiesToGroupBy.isEmpty else { return }
         for case .keyPath(let keyPath) in definition.propertiesToFetch where !definition.propertiesToGroupBy.contains(keyPath) {

@@ -97,7 +97,14 @@ struct DictionaryFetchTests {
             try context.fetchDictionaries(request)
         }
         request.propertiesToFetch = [Self.expression("total", .average)]
-        #expect(throws: FetchError.self) { try context.fetchDictionaries(request) }
+        #expect(throws: FetchError.invalidProperty(entity: "Person", keyPath: "total", reason: "average: needs a key path")) {
+            try context.fetchDictionaries(request)
+        }
+        request.propertiesToFetch = ["age", Self.expression("age", .max, "age")]
+        request.propertiesToGroupBy = ["age"]
+        #expect(throws: FetchError.invalidProperty(entity: "Person", keyPath: "age", reason: "two properties to fetch have this name")) {
+            try context.fetchDictionaries(request)
+        }
     }
 
     @Test("groups and aggregates on every corpus store equal the same computed in memory")
