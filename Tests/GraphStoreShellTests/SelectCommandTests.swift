@@ -28,6 +28,10 @@ struct SelectCommandTests {
             """)
     }
 
+    @Test func clauseWordsAsKeysAreEscapedWithAHash() throws {
+        #expect(try shell.run(lines: ".mode csv", "fetch Book select #title where #title BEGINSWITH 'The f' group by #title") == "title\nThe first book\n")
+    }
+
     @Test func groupedAggregatesWithHavingInOneQuery() throws {
         #expect(try shell.run(lines: ".sql on", "fetch Book select category.name, count(), avg(price) group by category.name having count() > 1") == """
             -- sql: SELECT t1.ZNAME, COUNT(*), AVG(t0.ZPRICE) FROM ZBOOK t0 LEFT JOIN ZBOOKCATEGORY t1 ON t1.Z_PK = t0.ZCATEGORY GROUP BY t1.ZNAME

@@ -90,7 +90,7 @@ struct FetchCommandLine {
             guard words.first?.lowercased() == "by", words.count == 2 else {
                 throw ShellError("\(command): expected group by KEY, … (key paths separated by commas)")
             }
-            request.propertiesToGroupBy = words[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            request.propertiesToGroupBy = words[1].split(separator: ",").map { SelectClause.keyPath($0.trimmingCharacters(in: .whitespaces)) }
         }
         if let having = parts["having"] {
             let text = try select.replacingAggregates(in: having)

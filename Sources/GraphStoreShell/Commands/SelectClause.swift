@@ -36,8 +36,8 @@ struct SelectClause {
                 columns.append(aggregate.shown)
                 keys.append(aggregate.expression.name)
             } else {
-                columns.append(item)
-                keys.append(item)
+                columns.append(SelectClause.keyPath(item))
+                keys.append(SelectClause.keyPath(item))
             }
         }
     }
@@ -100,6 +100,13 @@ struct SelectClause {
             rest = rest[match.range.upperBound...]
         }
         return result + rest
+    }
+
+    /// A key path as typed, a component named like a clause word escaped with `#`
+    /// (`#group.name`), as the predicate language writes it.
+    static func keyPath(_ text: String) -> String {
+        text.split(separator: ".", omittingEmptySubsequences: false).map { $0.hasPrefix("#") ? String($0.dropFirst()) : String($0) }
+            .joined(separator: ".")
     }
 
     /// Items split at commas outside brackets and quotes.
