@@ -93,15 +93,16 @@ public final class Shell {
     ///
     /// With `browsingMismatch`, a store that does not match the model still opens, read-only
     /// and with its own model (its Z_MODELCACHE, or one inferred from its tables), after the
-    /// differences are said; `.model` lists them first.
-    public func open(path: String, modelPath: String? = nil, browsingMismatch: Bool = false) throws {
+    /// differences are said; `.model` lists them first. Without it, `askToBrowse` (given the
+    /// mismatch) may say yes instead: the prompt's question.
+    public func open(path: String, modelPath: String? = nil, browsingMismatch: Bool = false, askToBrowse: ((String) -> Bool)? = nil) throws {
         try checkNotWrittenTo(storePath: path)
         let store: PersistentStore
         var mismatch: [String] = []
         do {
             if let modelPath {
                 let model = try ModelFiles.load(path: modelPath)
-                let opened = try openWithModel(path: path, model: model, modelPath: modelPath, browsingMismatch: browsingMismatch)
+                let opened = try openWithModel(path: path, model: model, modelPath: modelPath, browsingMismatch: browsingMismatch, askToBrowse: askToBrowse)
                 store = opened.store
                 mismatch = opened.mismatch
             } else {
@@ -123,7 +124,7 @@ public final class Shell {
     /// The store opened with a model file; on a mismatch, when browsing is asked for, opened
     /// read-only with its own model instead, with the differences.
     private func openWithModel(
-        path: String, model: ManagedObjectModel, modelPath: String, browsingMismatch: Bool
+        path: String, model: ManagedObjectModel, modelPath: String, browsingMismatch: Bool, askToBrowse: ((String) -> Bool)?
     ) throws -> (store: PersistentStore, mismatch: [String]) {
         var differences: [String] = []
         do {
@@ -131,10 +132,11 @@ public final class Shell {
             return (store, [])
         } catch {
             guard case .modelMismatch(_, let found) = error else { throw error }
-            guard browsingMismatch else {
+            if browsingMismatch {
+                diagnostics("graphstore: \(error)\n")
+            } else if askToBrowse?("\(error)") != true {
                 throw ShellError("\(error)\nhint: --browse-mismatch opens it read-only with its own model", exitCode: ExitStatus.storeNotOpened)
             }
-            diagnostics("graphstore: \(error)\n")
             differences = found
         }
         let store = try PersistentStore(path: path, readOnly: true)

@@ -28,3 +28,32 @@ import TestScratch
         #expect(result.stderr.hasSuffix("\nhint: --browse-mismatch opens it read-only with its own model\n"))
     }
 }
+
+/// At a terminal, a store that does not match `--model` is offered for browsing.
+@Suite(.serialized) struct BrowseMismatchPromptTests {
+    func start() throws -> PseudoTerminal {
+        let home = try ScriptTests.home()
+        let environment = ["HOME": home.path, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PAGER": "", "NO_COLOR": "1"]
+        let store = try BrokenStores.copy(GraphStoreBinary.exampleStore, name: "BookStore.sqlite")
+        let terminal = try PseudoTerminal(arguments: ["--model", BrowseMismatchEndToEndTests.otherModel, store], environment: environment)
+        #expect(terminal.waitFor { $0.currentLine.hasSuffix("with its own model? [y/N]") }, "\(terminal.screen.text)")
+        return terminal
+    }
+
+    @Test func yesOpensItReadOnlyWithTheMismatchListedFirst() throws {
+        let terminal = try start()
+        terminal.type("y\r")
+        #expect(terminal.waitFor { $0.currentLine == TerminalTests.prompt }, "\(terminal.screen.text)")
+        #expect(terminal.screen.text.contains("graphstore: browsing read-only instead; model: inferred from the store's schema"))
+        terminal.type(".model\r")
+        #expect(terminal.waitFor(text: "| mismatch "), "\(terminal.screen.text)")
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
+    @Test func noLeavesItClosed() throws {
+        let terminal = try start()
+        terminal.type("n\r")
+        #expect(terminal.waitForExit() == 4)
+    }
+}
