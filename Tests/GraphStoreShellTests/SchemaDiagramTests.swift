@@ -45,6 +45,14 @@ struct SchemaDiagramTests {
         #expect(sql.contains("CREATE INDEX ZBOOK_ZCATEGORY_INDEX ON ZBOOK (ZCATEGORY);\n"))
     }
 
+    @Test func modelSaysWhichVersionOfWhichBundle() throws {
+        let shell = try exampleShell()
+        shell.shell.settings.mode = .csv
+        let model = try shell.run(".model")
+        #expect(model.contains("model from,model file \(ShellFixtures.exampleModel)\n"))
+        #expect(model.contains("model version,BookStore (the bundle's current; versions: BookStore)\n"))
+    }
+
     @Test func inheritanceIsDrawn() throws {
         guard let source = SubentityColumnsTests.sampleModelStore else { return }
         let shell = try CapturedShell(store: try BrokenStores.copy(source))

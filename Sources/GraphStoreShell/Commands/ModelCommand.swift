@@ -15,6 +15,10 @@ enum ModelCommand {
             row("store", store.path)
             row("store UUID", store.uuid)
             row("model from", store.modelOrigin.description)
+            // A bundle's model is its current version.
+            if case .file(let path) = store.modelOrigin, let bundle = try? ModelBundle(path: path), !bundle.versions.isEmpty {
+                row("model version", "\(bundle.currentVersion ?? "none marked current") (the bundle's current; versions: \(bundle.versions.joined(separator: ", ")))")
+            }
             row("entities", String(store.model.entities.count))
             row("version identifiers", store.model.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))
             row("store version identifiers", store.metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))
