@@ -75,7 +75,7 @@ struct FetchCommandLine {
             if var select { sort = try select.replacingAggregates(in: sort[...]); self.select = select }
             request.sortKeys = try FetchCommandLine.sortKeys(sort, usageError: arguments.usageError)
         }
-        if let select { request.propertiesToFetch = select.properties(groupedBy: request.propertiesToGroupBy) }
+        if let select { request.propertiesToFetch = select.properties() }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(String(limit), "limit") }
         if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(String(offset), "offset") }
     }

@@ -48,7 +48,7 @@ struct SelectClause {
     }
 
     /// The request's properties: the shown ones, then aggregates only named elsewhere.
-    func properties(groupedBy groups: [String]) -> [FetchProperty] {
+    func properties() -> [FetchProperty] {
         var properties: [FetchProperty] = []
         for key in keys {
             if let aggregate = aggregates.values.first(where: { $0.name == key }) {
