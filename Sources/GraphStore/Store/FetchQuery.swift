@@ -188,8 +188,8 @@ extension PersistentStore {
     }
 
     /// Core Data's rule for grouped and aggregated dictionaries: every key path fetched is
-    /// grouped by, so each result row has one value for it; and no two properties share a
-    /// name.
+    /// grouped by, so each result row has one value for it (and so is every sort key, or it
+    /// names an aggregate); and no two properties share a name.
     private func checkGrouping(_ definition: QueryDefinition, entity: String) throws {
         // Each property is one key of the result dictionaries.
         var names = Set<String>()
@@ -201,6 +201,11 @@ extension PersistentStore {
         for case .keyPath(let keyPath) in definition.propertiesToFetch where !definition.propertiesToGroupBy.contains(keyPath) {
             throw FetchError.invalidProperty(
                 entity: entity, keyPath: keyPath, reason: "with aggregates or groups, a fetched key path must be in propertiesToGroupBy")
+        }
+        // A group has one value to sort by only for what it is grouped by, and its aggregates.
+        for key in definition.sortKeys where !definition.propertiesToGroupBy.contains(key.keyPath) && !names.contains(key.keyPath) {
+            throw FetchError.invalidSortKey(
+                entity: entity, keyPath: key.keyPath, reason: "with aggregates or groups, sort by a key path of propertiesToGroupBy or an aggregate's name")
         }
     }
 }

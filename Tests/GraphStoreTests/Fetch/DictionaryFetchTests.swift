@@ -100,6 +100,12 @@ struct DictionaryFetchTests {
         #expect(throws: FetchError.invalidProperty(entity: "Person", keyPath: "total", reason: "average: needs a key path")) {
             try context.fetchDictionaries(request)
         }
+        request.propertiesToFetch = [Self.expression("n", .count)]
+        request.sortKeys = [SortKey("name")]
+        #expect(throws: FetchError.invalidSortKey(entity: "Person", keyPath: "name", reason: "with aggregates or groups, sort by a key path of propertiesToGroupBy or an aggregate's name")) {
+            try context.fetchDictionaries(request)
+        }
+        request.sortKeys = []
         request.propertiesToFetch = ["age", Self.expression("age", .max, "age")]
         request.propertiesToGroupBy = ["age"]
         #expect(throws: FetchError.invalidProperty(entity: "Person", keyPath: "age", reason: "two properties to fetch have this name")) {
