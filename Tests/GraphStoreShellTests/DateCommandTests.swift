@@ -39,6 +39,11 @@ struct DateCommandTests {
         #expect(try shell.run(lines: ".tz Europe/Paris", "fetch Entry select title where date >= '2010-06-02'") == "title\nlate\n")
     }
 
+    @Test func havingReadsDatesInTheZoneSet() throws {
+        #expect(try shell.run(lines: ".mode csv", ".tz +02:00", "fetch Entry select title, max(date) group by title having max(date) > '2010-06-01T14:00' sort title") == "title,max(date)\nlate,2010-06-02T01:30:00.500+02:00\n")
+        #expect(try shell.run(lines: "fetch Entry select date group by date having date < '2010-01-01T02:00:01' sort date") == "date\n2010-01-01T02:00:00+02:00\n")
+    }
+
     @Test func datesPrintInTheZoneInEveryMode() throws {
         #expect(try shell.run(lines: ".mode csv", "fetch Entry select date sort date limit 1") == "date\n2010-01-01T00:00:00Z\n")
         #expect(try shell.run(lines: ".tz +02:00", ".mode json", "fetch Entry select date, title sort date desc limit 1") == """

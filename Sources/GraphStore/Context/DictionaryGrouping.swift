@@ -121,6 +121,12 @@ struct DictionaryGrouping {
 
     // MARK: - Having, order, window
 
+    /// A request's having predicate, its strings compared with date entries read as dates.
+    static func having(of request: FetchRequest, types: [FetchQuery.PropertyColumn]) throws -> ObjectPredicate? {
+        let dates = Set(types.filter { $0.attributeType == .date }.map(\.name))
+        return try request.havingPredicate?.readingDateStrings { dates.contains($0.joined(separator: ".")) }
+    }
+
     /// Whether a result dictionary matches a having predicate; a dotted name
     /// (`category.name`) is reached as a key path through nested dictionaries.
     static func matches(_ having: ObjectPredicate, _ row: [String: FetchedValue]) throws -> Bool {

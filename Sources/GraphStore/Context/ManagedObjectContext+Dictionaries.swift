@@ -7,7 +7,8 @@ extension ManagedObjectContext {
     ///
     /// With aggregates (``ExpressionDescription``) and ``FetchRequest/propertiesToGroupBy``,
     /// one dictionary per group, computed by one SQL query (`GROUP BY`), no object made; the
-    /// ``FetchRequest/havingPredicate`` then keeps the groups it matches. A sort key may
+    /// ``FetchRequest/havingPredicate`` then keeps the groups it matches (a string compared
+    /// with a date entry is an ISO 8601 date, UTC when it names no zone). A sort key may
     /// name an aggregate. When the predicate has a part SQL cannot express, the matching
     /// objects are grouped in memory instead, with SQLite's arithmetic and order.
     ///
@@ -34,7 +35,7 @@ extension ManagedObjectContext {
             results.append(try row.dictionary(of: query))
             return true
         }
-        guard let having = request.havingPredicate else { return results }
+        guard let having = try DictionaryGrouping.having(of: request, types: query.properties) else { return results }
         return DictionaryGrouping.window(try results.filter { try DictionaryGrouping.matches(having, $0) }, request)
     }
 
@@ -59,7 +60,7 @@ extension ManagedObjectContext {
             try grouping.add(try ManagedObjectContext.values(of: object, grouping.keyPaths))
         }
         var results = try grouping.results()
-        if let having = request.havingPredicate { results = try results.filter { try DictionaryGrouping.matches(having, $0) } }
+        if let having = try DictionaryGrouping.having(of: request, types: types) { results = try results.filter { try DictionaryGrouping.matches(having, $0) } }
         return DictionaryGrouping.window(DictionaryGrouping.sorted(results, by: request.sortKeys), request)
     }
 

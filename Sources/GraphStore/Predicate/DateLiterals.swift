@@ -15,15 +15,36 @@ extension ObjectPredicate {
     ///     .readingDateStrings(entity: "JournalEntry", in: model)   // date >= CAST(725846400.000000, "NSDate")
     /// ```
     public func readingDateStrings(entity: String, in model: ManagedObjectModel, timeZone: TimeZone = .gmt) throws(DateTextError) -> ObjectPredicate {
-        let reader = DateLiteralReader(model: model, entity: entity, timeZone: timeZone)
-        return try reader.rewrite(self)
+        try readingDateStrings(timeZone: timeZone) { model.isDate($0, from: entity) }
+    }
+
+    /// The same, for any key–value source: `isDate` says which key paths hold dates (the
+    /// entries of a dictionary fetch's results, for its having predicate).
+    ///
+    /// ```swift
+    /// let having = try ObjectPredicate(format: "latest > '2014-08-01'").readingDateStrings { $0 == ["latest"] }
+    /// ```
+    public func readingDateStrings(timeZone: TimeZone = .gmt, isDate: @escaping ([String]) -> Bool) throws(DateTextError) -> ObjectPredicate {
+        try DateLiteralReader(isDate: isDate, timeZone: timeZone).rewrite(self)
+    }
+}
+
+extension ManagedObjectModel {
+    /// Whether a key path from an entity, through relationships, ends at a Date attribute.
+    public func isDate(_ path: [String], from entity: String) -> Bool {
+        var current = entity
+        for (index, key) in path.enumerated() {
+            if index == path.count - 1 { return attribute(key, of: current)?.type == .date }
+            guard let relationship = relationship(key, of: current) else { return false }
+            current = relationship.destination
+        }
+        return false
     }
 }
 
 /// Rewrites the string constants a predicate compares with Date attributes.
 private struct DateLiteralReader {
-    let model: ManagedObjectModel
-    let entity: String
+    let isDate: ([String]) -> Bool
     let timeZone: TimeZone
 
     private static let operators: Set<ComparisonOperator> = [
@@ -45,30 +66,21 @@ private struct DateLiteralReader {
             return .not(try rewrite(inner))
         case .comparison(var comparison):
             guard Self.operators.contains(comparison.comparisonOperator) else { return predicate }
-            if isDate(comparison.left) {
+            if holdsDates(comparison.left) {
                 comparison.right = try dates(in: comparison.right)
-            } else if isDate(comparison.right), comparison.comparisonOperator != .in, comparison.comparisonOperator != .between {
+            } else if holdsDates(comparison.right), comparison.comparisonOperator != .in, comparison.comparisonOperator != .between {
                 comparison.left = try dates(in: comparison.left)
             }
             return .comparison(comparison)
         }
     }
 
-    /// Whether an expression is a key path ending at a Date attribute.
-    private func isDate(_ expression: ObjectExpression) -> Bool {
-        let path: [String]
+    /// Whether an expression is a key path to dates.
+    private func holdsDates(_ expression: ObjectExpression) -> Bool {
         switch expression {
-        case .keyPath(let components): path = components
-        case .member(.evaluatedObject, let components): path = components
-        default: return false
+        case .keyPath(let path), .member(.evaluatedObject, let path): isDate(path)
+        default: false
         }
-        var current = entity
-        for (index, key) in path.enumerated() {
-            if index == path.count - 1 { return model.attribute(key, of: current)?.type == .date }
-            guard let relationship = model.relationship(key, of: current) else { return false }
-            current = relationship.destination
-        }
-        return false
     }
 
     /// String constants (alone, in `{…}`, or in a constant collection) read as dates.

@@ -94,7 +94,19 @@ struct FetchCommandLine {
         }
         if let having = parts["having"] {
             let text = try select.replacingAggregates(in: having)
-            request.havingPredicate = try FetchCommandLine.predicate(text[...], command: command, shell: shell)
+            let predicate = try FetchCommandLine.predicate(text[...], command: command, shell: shell)
+            guard let model = shell.store?.model else { return request.havingPredicate = predicate }
+            // Strings compared with date entries (a grouped date, min or max of one) are dates in the .tz zone.
+            let (entity, select) = (request.entityName, select)
+            do {
+                request.havingPredicate = try predicate.readingDateStrings(timeZone: shell.settings.timeZone) { path in
+                    guard let aggregate = select.aggregate(named: path) else { return model.isDate(path, from: entity) }
+                    guard aggregate.function == .min || aggregate.function == .max, let keyPath = aggregate.keyPath else { return false }
+                    return model.isDate(keyPath.split(separator: ".").map(String.init), from: entity)
+                }
+            } catch {
+                throw ShellError("\(command): \(error)")
+            }
         }
     }
 

@@ -42,6 +42,12 @@ struct SelectClause {
         }
     }
 
+    /// The aggregate a one-component key path of the results names.
+    func aggregate(named path: [String]) -> ExpressionDescription? {
+        guard path.count == 1 else { return nil }
+        return aggregates.values.first { $0.name == path[0] }
+    }
+
     /// The name an aggregate was typed with (`avg(price)`), from its key in the results.
     func shownName(of key: String) -> String {
         aggregates.first { $0.value.name == key }?.key ?? key

@@ -70,11 +70,10 @@ struct DateLiteralTests {
         ("NOT (date > '2010-02-01') OR date == nil", ["a", "e"]),
     ]
 
-    @Test("date vectors: SQL and in-memory evaluation agree, and match the expected objects")
-    func vectorsAgree() throws {
-        let path = try Fixtures.newStorePath()
+    /// Five entries (a to e; e has no date), two notes.
+    static func journal() throws -> (PersistentStore, ManagedObjectModel) {
         let model = try Self.model()
-        let store = try PersistentStore.create(at: path, model: model)
+        let store = try PersistentStore.create(at: try Fixtures.newStorePath(), model: model)
         let context = ManagedObjectContext(store: store)
         let rows: [(String, String?, [String])] = [
             ("a", "2010-01-01T00:00:00Z", ["2010-01-02T00:00:00Z"]), ("b", "2010-02-01T08:00:00Z", ["2010-04-01T00:00:00Z"]),
@@ -91,6 +90,12 @@ struct DateLiteralTests {
             }
         }
         try context.save()
+        return (store, model)
+    }
+
+    @Test("date vectors: SQL and in-memory evaluation agree, and match the expected objects")
+    func vectorsAgree() throws {
+        let (store, model) = try Self.journal()
         let fresh = ManagedObjectContext(store: store)
         let all = try fresh.fetch("Entry")
         for (format, expected) in Self.vectors {
@@ -100,6 +105,20 @@ struct DateLiteralTests {
             #expect(sql == memory, "\(format): SQL \(sql), memory \(memory)")
             #expect(sql == expected, "\(format)")
         }
+    }
+
+    @Test("a having predicate reads strings compared with date entries as dates")
+    func having() throws {
+        let (store, _) = try Self.journal()
+        let context = ManagedObjectContext(store: store)
+        var request = FetchRequest(entityName: "Entry", sortKeys: [SortKey("title")])
+        request.propertiesToFetch = ["title", .expression(ExpressionDescription(name: "latest", function: .max, keyPath: "date"))]
+        request.propertiesToGroupBy = ["title"]
+        request.havingPredicate = try ObjectPredicate(format: "latest >= '2010-06-01T10:00:00Z'")
+        #expect(try context.fetchDictionaries(request).map { $0["title"]?.description } == ["c", "d"])
+        #expect(try context.groupedInMemory(request).map { $0["title"]?.description } == ["c", "d"])
+        request.havingPredicate = try ObjectPredicate(format: "latest > 'soon'")
+        #expect(throws: DateTextError(text: "soon")) { try context.fetchDictionaries(request) }
     }
 
     @Test("a malformed date names the literal and the format expected")
