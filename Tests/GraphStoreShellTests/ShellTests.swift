@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GraphStore
 @testable import GraphStoreShell
+import TestScratch
 
 /// Drives the shell with its output captured.
 final class CapturedShell {
@@ -110,6 +111,15 @@ enum ShellFixtures {
         // Every ID shown can be typed back, as can the full URI.
         let uri = try #require(reached.split(separator: "\n").first { $0.hasPrefix("BookCategory/p1,uri,") }).split(separator: ",")[3]
         #expect(try shell.run("show \(uri).name") == "object,name\nBookCategory/p1,Fiction\n")
+    }
+
+    @Test func objectCommandsTakeTheIDOrTheFullURI() throws {
+        let shell = try CapturedShell(store: try BrokenStores.copy(ShellFixtures.exampleStore), model: ShellFixtures.exampleModel, write: true)
+        shell.shell.settings.mode = .csv
+        let uri = try #require(try shell.run("show Book/p1").split(separator: "\n").first { $0.hasPrefix("uri,") }).split(separator: ",")[2]
+        #expect(try shell.run(lines: "set \(uri) price=11", "link \(uri).category BookCategory/p2", "show Book/1").contains("category,to-one,BookCategory/p2\n"))
+        #expect(try shell.run("show Book/p1.price") == "object,price\nBook/p1,11\n")
+        #expect(try shell.run(lines: "delete \(uri)", "count Book") == "deleted Book/p1\ncount\n2\n")
     }
 
     @Test func recordModesCarryEachObjectsIDAndURI() throws {
