@@ -8,7 +8,7 @@ enum FetchCommand {
     static let command = ShellCommand(
         "fetch", arguments: FetchCommandLine.arguments,
         summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included; "
-            + "select chooses columns and aggregates (count(), sum, avg, min, max of KEY), grouped by group by, kept by having",
+            + "with select, chosen columns and aggregates, grouped",
         example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10",
         details: """
             select ITEM, … prints chosen columns instead of objects (a dictionary fetch, one SQL query): key paths \
