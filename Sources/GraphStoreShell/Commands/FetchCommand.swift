@@ -1,9 +1,9 @@
 import GraphStore
 
-/// `fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`: the matching
-/// objects, one row each (object ID, attributes, to-one destinations), streamed. With
-/// `select …` (and `group by`, `having`), the chosen columns and aggregates instead: a
-/// dictionary fetch, one SQL query.
+/// `fetch ENTITY [select …] [where PREDICATE] [group by …] [having …] [sort …] [limit N]
+/// [offset N]`: the matching objects, one row each (object ID, attributes and to-one
+/// destinations, sub-entities' too), streamed. With `select …` (and `group by`, `having`),
+/// the chosen columns and aggregates instead: a dictionary fetch, one SQL query.
 enum FetchCommand {
     static let command = ShellCommand(
         "fetch", arguments: FetchCommandLine.arguments,
