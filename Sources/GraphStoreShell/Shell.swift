@@ -34,6 +34,9 @@ public final class Shell {
     public var pagerCommand: String?
     /// The open store's files, which output and journals must not write over.
     private(set) var storeFiles: StoreFiles?
+    /// How the open store differs from the model given for it, when it was opened to browse
+    /// anyway (`--browse-mismatch`); empty otherwise.
+    private(set) var modelMismatch: [String] = []
     /// What the session keeps between commands: redirection, script nesting, `.exit` status.
     var state = SessionState()
     /// Whether writes are allowed (`--write`, `.open --write`).
@@ -87,19 +90,28 @@ public final class Shell {
     /// Opens a store (read-only unless writes are enabled), with a model file or without.
     /// When the store's own `Z_MODELCACHE` could not be used, a warning says why, once.
     /// A store that `.output` or `.journal` writes to, or to one of its files, is refused.
-    public func open(path: String, modelPath: String? = nil) throws {
+    ///
+    /// With `browsingMismatch`, a store that does not match the model still opens, read-only
+    /// and with its own model (its Z_MODELCACHE, or one inferred from its tables), after the
+    /// differences are said; `.model` lists them first. Without it, `askToBrowse` (given the
+    /// mismatch) may say yes instead: the prompt's question.
+    public func open(path: String, modelPath: String? = nil, browsingMismatch: Bool = false, askToBrowse: ((String) -> Bool)? = nil) throws {
         try checkNotWrittenTo(storePath: path)
         let store: PersistentStore
+        var mismatch: [String] = []
         do {
             if let modelPath {
                 let model = try ModelFiles.load(path: modelPath)
-                store = try PersistentStore(path: path, model: model, origin: .file(modelPath), readOnly: !writeEnabled)
+                let opened = try openWithModel(path: path, model: model, modelPath: modelPath, browsingMismatch: browsingMismatch, askToBrowse: askToBrowse)
+                store = opened.store
+                mismatch = opened.mismatch
             } else {
                 store = try PersistentStore(path: path, readOnly: !writeEnabled)
             }
         } catch {
             throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
         }
+        modelMismatch = mismatch
         Interrupts.watch(store)
         self.store = store
         self.storeFiles = StoreFiles(storePath: store.path)
@@ -107,6 +119,29 @@ public final class Shell {
         // Said once, here, for scripts and the prompt alike: without it the only trace
         // is a note under .model, and names and relationships quietly become guesses.
         if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
+    }
+
+    /// The store opened with a model file; on a mismatch, when browsing is asked for, opened
+    /// read-only with its own model instead, with the differences.
+    private func openWithModel(
+        path: String, model: ManagedObjectModel, modelPath: String, browsingMismatch: Bool, askToBrowse: ((String) -> Bool)?
+    ) throws -> (store: PersistentStore, mismatch: [String]) {
+        var differences: [String] = []
+        do {
+            let store = try PersistentStore(path: path, model: model, origin: .file(modelPath), readOnly: !writeEnabled)
+            return (store, [])
+        } catch {
+            guard case .modelMismatch(_, let found) = error else { throw error }
+            if browsingMismatch {
+                diagnostics("graphstore: \(error)\n")
+            } else if askToBrowse?("\(error)") != true {
+                throw ShellError("\(error)\nhint: --browse-mismatch opens it read-only with its own model", exitCode: ExitStatus.storeNotOpened)
+            }
+            differences = found
+        }
+        let store = try PersistentStore(path: path, readOnly: true)
+        diagnostics("graphstore: browsing read-only instead; model: \(store.modelOrigin)\n")
+        return (store, differences.map { "\(modelPath): \($0)" })
     }
 
     /// Refuses to open a store whose file, or one of its companions, output or the journal

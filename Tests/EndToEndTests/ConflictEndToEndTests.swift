@@ -56,7 +56,7 @@ import Testing
         }
     }
 
-    /// Book p1's title, price and version as stored.
+    /// Book/p1's title, price and version as stored.
     private func bookOne(_ path: String) -> String {
         var db: OpaquePointer?
         defer { sqlite3_close(db) }
@@ -74,7 +74,7 @@ import Testing
         let session = try PipedSession(["--write", store])
         _ = try session.run(".bail off")
         // A reads the book through fetch (which streams its objects and lets them go).
-        #expect(try session.run("fetch Book where title == 'The first book'").contains("| Book p1 | 10    | The first book |"))
+        #expect(try session.run("fetch Book where title == 'The first book'").contains("| Book/p1 | 10    | The first book |"))
         // B changes and saves it.
         let other = try GraphStoreBinary.run(["--write", store, "-c", "set Book/p1 price=99", "-c", "save"])
         #expect(other.status == 0, "\(other.stderr)")
@@ -83,20 +83,20 @@ import Testing
         // A changes the price and saves: a conflict naming both values; nothing written.
         let conflict = try session.run("set Book/p1 price=5", "save")
         #expect(conflict == """
-            updated Book p1: price
-            stdin:6: save failed (133020): Book p1 was changed by someone else since it was read (version 1, now version 2); \
+            updated Book/p1: price
+            stdin:6: save failed (133020): Book/p1 was changed by someone else since it was read (version 1, now version 2); \
             nothing was written and the changes are still pending
               price: yours 5, stored 99
             hint: reload Book/p1 to take the stored values, or save --force to keep yours
 
             """)
         #expect(bookOne(store) == "The first book 99.0 v2")
-        #expect(try session.run("show Book/p1.price").contains("| Book/1 | 5     |"))
+        #expect(try session.run("show Book/p1.price").contains("| Book/p1 | 5     |"))
 
         // reload (every conflicting object) takes B's values and version: saving again works.
         let reloaded = try session.run("reload", "show Book/p1.price", "set Book/p1 price=6", "save")
-        #expect(reloaded.contains("reloaded Book p1\n"))
-        #expect(reloaded.contains("| Book/1 | 99    |"))
+        #expect(reloaded.contains("reloaded Book/p1\n"))
+        #expect(reloaded.contains("| Book/p1 | 99    |"))
         #expect(reloaded.contains("saved: 0 inserted, 1 updated, 0 deleted\n"))
         #expect(bookOne(store) == "The first book 6.0 v3")
 
@@ -112,7 +112,7 @@ import Testing
         let forced = try session.run("save --force")
         #expect(forced == """
             saved: 0 inserted, 1 updated, 0 deleted
-            overwrote: Book p1 was changed by someone else since it was read (version 3, now version 4)
+            overwrote: Book/p1 was changed by someone else since it was read (version 3, now version 4)
               price: yours 7, stored 6
               title: yours "The first book", stored "Retitled"
 
@@ -129,11 +129,11 @@ import Testing
         let other = try GraphStoreBinary.run(["--write", store, "-c", "delete Book/p1", "-c", "save"])
         #expect(other.status == 0, "\(other.stderr)")
         let conflict = try session.run("set Book/p1 price=5", "save")
-        #expect(conflict.contains("save failed (133020): Book p1 was deleted by someone else since it was read (version 1); nothing was written"))
+        #expect(conflict.contains("save failed (133020): Book/p1 was deleted by someone else since it was read (version 1); nothing was written"))
         #expect(conflict.contains("hint: reload Book/p1 to drop your changes to an object someone else deleted"))
         #expect(try session.run("save --force").contains("save failed (133020)"))
         let dropped = try session.run("reload Book/p1", ".changes", "save")
-        #expect(dropped.contains("Book p1 is no longer in the store: dropped\n"))
+        #expect(dropped.contains("Book/p1 is no longer in the store: dropped\n"))
         #expect(dropped.contains("nothing to save\n"))
         _ = try session.finish()
     }

@@ -222,7 +222,7 @@ import Testing
     /// The usage texts the declarations changed: each said something the command did not do.
     @Test func correctedUsageLines() throws {
         let usage = Dictionary(uniqueKeysWithValues: Self.commands.map { ($0.name, $0.usage) })
-        #expect(usage["fetch"] == "fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]")
+        #expect(usage["fetch"] == "fetch ENTITY [select [distinct] ITEM, …] [where PREDICATE] [group by KEY, …] [having PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]")
         #expect(usage["count"] == "count ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]")
         #expect(usage[".headers"] == ".headers [on|off]")
         #expect(usage[".parameter"] == ".parameter [set NAME VALUE | unset NAME | list | clear]")

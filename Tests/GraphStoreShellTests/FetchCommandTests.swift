@@ -62,8 +62,8 @@ struct FetchCommandTests {
             +---------+-------+-------+-------------+
             | object  | pages | title | category    |
             +---------+-------+-------+-------------+
-            | Book p3 | 608   | SPQR  | Category p2 |
-            | Book p1 | 412   | Dune  | Category p1 |
+            | Book/p3 | 608   | SPQR  | Category/p2 |
+            | Book/p1 | 412   | Dune  | Category/p1 |
             +---------+-------+-------+-------------+
 
             """)
@@ -74,9 +74,9 @@ struct FetchCommandTests {
             +---------+-------+---------+-------------+
             | object  | pages | title   | category    |
             +---------+-------+---------+-------------+
-            | Book p1 | 412   | Dune    | Category p1 |
-            | Book p4 |       | Dracula | Category p1 |
-            | Book p3 | 608   | SPQR    | Category p2 |
+            | Book/p1 | 412   | Dune    | Category/p1 |
+            | Book/p4 |       | Dracula | Category/p1 |
+            | Book/p3 | 608   | SPQR    | Category/p2 |
             +---------+-------+---------+-------------+
 
             """)
@@ -101,8 +101,8 @@ struct FetchCommandTests {
             +-------------+---------+
             | object      | name    |
             +-------------+---------+
-            | Category p1 | Fiction |
-            | Category p2 | History |
+            | Category/p1 | Fiction |
+            | Category/p2 | History |
             +-------------+---------+
 
             """)
@@ -148,8 +148,8 @@ struct FetchCommandTests {
             ("fetch Book where title ==", "fetch: bad predicate at column 26: expected a value after '=='\n  fetch Book where title ==\n                           ^"),
             ("fetch Book sort title sideways", "sort: expected asc, desc or nocase after title, not sideways"),
             ("fetch Book limit x", "limit must be a whole number, not x"),
-            ("fetch", "usage: fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
-            ("explain delete Book", "usage: explain fetch|count ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
+            ("fetch", "usage: fetch ENTITY [select [distinct] ITEM, …] [where PREDICATE] [group by KEY, …] [having PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
+            ("explain delete Book", "usage: explain fetch|count ENTITY [select [distinct] ITEM, …] [where PREDICATE] [group by KEY, …] [having PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
             ("count Nope", "no entity named Nope; entities: Book, Category"),
         ]
         for (line, message) in messages {
@@ -199,7 +199,7 @@ struct FetchCommandTests {
 
     @Test func helpListsTheCommands() throws {
         let help = try run(".help")
-        for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off | STATEMENT]", "sql STATEMENT"] {
+        for usage in ["fetch ENTITY [select [distinct] ITEM, …] [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off | STATEMENT]", "sql STATEMENT"] {
             #expect(help.contains(usage))
         }
     }

@@ -180,12 +180,12 @@ import TestScratch
         let output = try run.execute("replay \(journal) --dry-run")
         #expect(output == """
             group 1: set Book/p1 price=2
-                  Book p1.price: 10 → 2
+                  Book/p1.price: 10 → 2
             group 2: insert Book title="C"; delete Book/p3
-                  insert Book t1
-                  Book t1.title: nil → "C"
-                  delete Book p3
-                  BookCategory p2.books: - Book p3
+                  insert Book/t1
+                  Book/t1.title: nil → "C"
+                  delete Book/p3
+                  BookCategory/p2.books: - Book/p3
             would run: save (line 6, not previewed)
             dry run of \(journal): 2 groups, 5 changes; nothing was changed
 
@@ -216,7 +216,7 @@ import TestScratch
     @Test func dryRunNeedsNoWriteAndLeavesNoManagerBehind() throws {
         let journal = try writeJournal("set Book/p1 price=2\n")
         let run = try UndoShellRun(write: false)
-        #expect(try run.execute("replay --dry-run \(journal)").hasPrefix("group 1: set Book/p1 price=2\n      Book p1.price: 10 → 2\n"))
+        #expect(try run.execute("replay --dry-run \(journal)").hasPrefix("group 1: set Book/p1 price=2\n      Book/p1.price: 10 → 2\n"))
         #expect(run.shell.context?.undoManager == nil)
         #expect(run.shell.writeEnabled == false)
         #expect(throws: ShellError.self) { try run.execute("replay \(journal)") }

@@ -89,7 +89,7 @@ import TestScratch
         let s = try Session()
         let printed = try s.run(
             #"insert Book title="Dune Messiah" price=19.5 pages=256 published=1969-10-15 inPrint=yes isbn='978-0' id=6F9619FF-8B86-D011-B42D-00C04FC964FF cover=0x89504e47 amount=12.30 site=https://example.org/dm"#)
-        #expect(printed == "inserted Book t1\n")
+        #expect(printed == "inserted Book/t1\n")
         let book = try s.shell.requireContext().object(named: "Book/t1")
         #expect(try book.value(forKey: "title") == "Dune Messiah")
         #expect(try book.value(forKey: "price") == .double(19.5))
@@ -148,17 +148,17 @@ import TestScratch
         #expect(failure.exitCode == ExitStatus.validationFailures)
         #expect(failure.message == """
             save failed (1560): 3 validation errors; nothing was written and the changes are still pending (fix them and save, or rollback)
-              Book t1: title has no value, but it is required
-              Book t1: price 5 is below the minimum 15
-              Book p1: price 7 is below the minimum 15
+              Book/t1: title has no value, but it is required
+              Book/t1: price 5 is below the minimum 15
+              Book/p1: price 7 is below the minimum 15
             """)
         #expect(s.output == """
             +---------+--------+-------+-------+------------+------+
             | object  | entity | key   | value | rule       | code |
             +---------+--------+-------+-------+------------+------+
-            | Book t1 | Book   | title |       | required   | 1570 |
-            | Book t1 | Book   | price | 5     | minimum 15 | 1620 |
-            | Book p1 | Book   | price | 7     | minimum 15 | 1620 |
+            | Book/t1 | Book   | title |       | required   | 1570 |
+            | Book/t1 | Book   | price | 5     | minimum 15 | 1620 |
+            | Book/p1 | Book   | price | 7     | minimum 15 | 1620 |
             +---------+--------+-------+-------+------------+------+
 
             """)
@@ -169,24 +169,24 @@ import TestScratch
 
     @Test func deleteAnnouncesDenyAndCascade() throws {
         let s = try Session()
-        #expect(try s.run("delete Shelf/p1") == "deleted Shelf p1\n")
-        #expect(s.diagnostics == "note: Shelf p1: cannot be deleted while books still holds Book p1 (delete rule Deny); the save will fail until that changes\n")
+        #expect(try s.run("delete Shelf/p1") == "deleted Shelf/p1\n")
+        #expect(s.diagnostics == "note: Shelf/p1: cannot be deleted while books still holds Book/p1 (delete rule Deny); the save will fail until that changes\n")
         #expect(s.failure("save")?.message.hasPrefix("save failed (1600)") == true)
         try s.run("rollback")
         #expect(s.output == "rolled back: 0 inserted, 0 updated, 1 deleted\n")
-        #expect(s.failure("set Shelf/p9 name=x")?.message == "no object Shelf p9 in the store")
+        #expect(s.failure("set Shelf/p9 name=x")?.message == "no object Shelf/p9 in the store")
         try s.run("delete Book/p1")
-        #expect(s.failure("set Book/p1 title=x")?.message == "no object Book p1 (it was deleted; save or rollback first) in the store")
+        #expect(s.failure("set Book/p1 title=x")?.message == "no object Book/p1 (it was deleted; save or rollback first) in the store")
     }
 
     @Test func linkAndUnlinkKeepInversesAndCheckTheirOperands() throws {
         let s = try Session()
         try s.run("insert Shelf name=History", "link Book/p1.shelf Shelf/t1")
         let context = try s.shell.requireContext()
-        #expect(try context.object(named: "Shelf/t1").objects(forKey: "books").map(\.objectID.description) == ["Book p1"])
+        #expect(try context.object(named: "Shelf/t1").objects(forKey: "books").map(\.objectID.description) == ["Book/p1"])
         #expect(try context.object(named: "Shelf/p1").objects(forKey: "books").isEmpty)
-        #expect(s.failure("unlink Book/p1.shelf Shelf/p1")?.message == "Book p1.shelf does not point at Shelf p1")
-        #expect(try s.run("unlink Shelf/t1.books Book/p1") == "unlinked Shelf t1.books ↛ Book p1\n")
+        #expect(s.failure("unlink Book/p1.shelf Shelf/p1")?.message == "Book/p1.shelf does not point at Shelf/p1")
+        #expect(try s.run("unlink Shelf/t1.books Book/p1") == "unlinked Shelf/t1.books ↛ Book/p1\n")
         #expect(try context.object(named: "Book/p1").object(forKey: "shelf") == nil)
         #expect(s.failure("link Book/p1.author Shelf/p1")?.message == "Book has no relationship author; its relationships: shelf")
         #expect(s.failure("link Book/p1 Shelf/p1")?.message == "expected ENTITY/KEY.relationship (Item/p1.unit), not Book/p1")
@@ -208,8 +208,8 @@ import TestScratch
         let failure = try #require(s.failure("validate Book where price < 10"))
         #expect(failure.exitCode == ExitStatus.validationFailures)
         #expect(failure.message.hasPrefix("validate: 2 failures in 1 object ("))
-        #expect(s.output.contains("| Book p1 | Book   | title |       | required   | 1570 |"))
-        #expect(s.output.contains("| Book p1 | Book   | price | 3     | minimum 15 | 1620 |"))
+        #expect(s.output.contains("| Book/p1 | Book   | title |       | required   | 1570 |"))
+        #expect(s.output.contains("| Book/p1 | Book   | price | 3     | minimum 15 | 1620 |"))
         #expect(s.failure("validate Book where price <")?.message.hasPrefix("validate: ") == true)
         #expect(s.failure("validate Book price < 10")?.message == "usage: validate [ENTITY] [where PREDICATE]")
         #expect(s.failure("validate where title == nil")?.exitCode == ExitStatus.validationFailures)

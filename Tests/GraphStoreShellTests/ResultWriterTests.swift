@@ -207,7 +207,7 @@ import Testing
     /// p999) widen their column from that row on, a border marking where, so every row
     /// lies within its borders.
     @Test(arguments: [OutputMode.table, .box]) func columnsWidenForLaterRows(mode: OutputMode) {
-        let rows: [[Cell]] = (1...12_000).map { [.value(.integer(Int64($0))), .text("Book p\($0)")] }
+        let rows: [[Cell]] = (1...12_000).map { [.value(.integer(Int64($0))), .text("Book/p\($0)")] }
         let lines = write(mode, columns: ["Z_PK", "object"], rows: rows).split(separator: "\n").map(String.init)
         // The rows, the header, three borders, and one where p1000, then 10000, widened their columns.
         #expect(lines.count == 12_000 + 1 + 3 + 2)
@@ -219,7 +219,7 @@ import Testing
             }
             #expect(DisplayWidth.of(line) == DisplayWidth.of(border), "\(line) under \(border)")
         }
-        #expect(lines.contains { $0.hasPrefix("| 10000 | Book p10000 |") || $0.hasPrefix("│ 10000 │ Book p10000 │") })
+        #expect(lines.contains { $0.hasPrefix("| 10000 | Book/p10000 |") || $0.hasPrefix("│ 10000 │ Book/p10000 │") })
         #expect(DisplayWidth.of(lines[lines.count - 1]) == DisplayWidth.of(lines[lines.count - 2]))
     }
 

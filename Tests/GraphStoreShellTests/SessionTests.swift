@@ -165,7 +165,7 @@ import Testing
         try book.set("title", "Dune")
         #expect(try harness.output(of: ".mode csv") == "")
         let changes = try harness.output(of: ".changes")
-        #expect(changes == "change,object,keys\ninserted,Book t1,title\n")
+        #expect(changes == "change,object,keys\ninserted,Book/t1,title\n")
         harness.shell.options.changes = true
         try harness.shell.runStatement(".print no change")
         #expect(harness.diagnostics.isEmpty)
@@ -246,7 +246,7 @@ import Testing
         // fetch and count substitute them.
         harness.clear()
         harness.run([".parameter set minPrice 12", ".mode csv", "count Book where price >= $minPrice", "fetch Book where price < $minPrice sort title"])
-        #expect(harness.output == "count\n1\nobject,price,title,category\nBook p1,10,The first book,BookCategory p1\nBook p3,10,The third book,BookCategory p2\n")
+        #expect(harness.output == "count\n1\nobject,price,title,category\nBook/p1,10,The first book,BookCategory/p1\nBook/p3,10,The third book,BookCategory/p2\n")
         #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
         #expect(harness.run(["count Book where price > $unbound"]) == 1)
         #expect(harness.run([".parameter unset nope"]) == 1)

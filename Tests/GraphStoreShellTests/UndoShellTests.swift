@@ -56,7 +56,7 @@ import Testing
         #expect(try run.execute("end") == "ended group #1 (2 commands)\n")
         #expect(run.manager?.undoActionName == "restock")
         try run.execute("undo")
-        // Book p1 is back as it was read: no change is left (Core Data would keep it in
+        // Book/p1 is back as it was read: no change is left (Core Data would keep it in
         // updatedObjects with no changed value; a script would then end "with unsaved changes").
         #expect(run.shell.context?.hasChanges == false)
         #expect(run.shell.context?.insertedObjects.isEmpty == true)
@@ -105,16 +105,16 @@ import Testing
         #expect(listing == """
             undo stack (1 group, next first):
               #1 set Book/p1 price=11
-                  Book p1.price: 10 → 11
+                  Book/p1.price: 10 → 11
             redo stack (1 group, next first):
               #2 delete Book/p3
-                  delete Book p3
-                  BookCategory p2.books: - Book p3
+                  delete Book/p3
+                  BookCategory/p2.books: - Book/p3
 
             """)
         try run.execute("begin")
         try run.execute("set Book/p2 title=Second")
-        #expect(try run.execute(".undo").hasPrefix("open group (1 change so far):\n      Book p2.title: \"The second book\" → \"Second\"\n"))
+        #expect(try run.execute(".undo").hasPrefix("open group (1 change so far):\n      Book/p2.title: \"The second book\" → \"Second\"\n"))
     }
 
     @Test func undoListCapsLongGroups() throws {

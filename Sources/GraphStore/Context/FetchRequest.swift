@@ -53,9 +53,22 @@ public struct FetchRequest: Sendable {
     /// Whether unsaved changes count (the default): inserted objects that match are
     /// included, deleted ones left out, and changed ones judged by their current values.
     public var includesPendingChanges: Bool = true
+    /// What the request returns, as Core Data's `resultType`: ``ManagedObjectContext/fetchDictionaries(_:)``
+    /// runs a `.dictionary` request, and ``PersistentStore/sql(for:resultType:)`` shows this
+    /// kind of result unless told another.
+    public var resultType: FetchResultType = .objects
     /// For dictionary results: the attributes (or to-one relationships) to return, as key
-    /// paths through to-one relationships (`"category.name"`).
-    public var propertiesToFetch: [String] = []
+    /// paths through to-one relationships (`"category.name"`), and aggregates
+    /// (``ExpressionDescription``).
+    public var propertiesToFetch: [FetchProperty] = []
+    /// For dictionary results: the key paths whose values make a group (SQL's `GROUP BY`);
+    /// each key path of ``propertiesToFetch`` must be one of them. Aggregates are computed
+    /// per group; with no groups they are computed over every matching row (one dictionary).
+    public var propertiesToGroupBy: [String] = []
+    /// For grouped dictionary results: the condition a group's dictionary must meet, naming
+    /// its entries by key (`books > 1`, `category.name BEGINSWITH "F"`). Evaluated on the
+    /// groups SQL returns, before the window.
+    public var havingPredicate: ObjectPredicate?
     /// For dictionary results: whether repeated dictionaries are returned once.
     public var returnsDistinctResults: Bool = false
 
@@ -91,6 +104,9 @@ public enum FetchResultType: Sendable, Hashable, CaseIterable {
     case objectIDs
     /// The number of matches.
     case count
-    /// Dictionaries of the request's `propertiesToFetch`.
-    case dictionaries
+    /// Dictionaries of the request's `propertiesToFetch` (Core Data's `.dictionaryResultType`).
+    case dictionary
+
+    /// The earlier name of ``dictionary``.
+    public static var dictionaries: FetchResultType { .dictionary }
 }

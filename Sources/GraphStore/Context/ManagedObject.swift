@@ -333,7 +333,7 @@ open class ManagedObject {
 }
 
 extension ManagedObject: CustomStringConvertible {
-    /// `Book p4`, with `(fault)` while not yet touched.
+    /// `Book/p4`, with `(fault)` while not yet touched.
     public var description: String { objectID.description + (isFault ? " (fault)" : "") }
 }
 

@@ -1,13 +1,13 @@
-/// Finding an object by the short name messages show (`Book p4`), as typed in a shell.
+/// Finding an object by the short name messages show (`Book/p4`), as typed in a shell.
 extension ManagedObjectContext {
-    /// The object named `Book/p4` (or `Book/4`, `Book p4`), `Book/t2` (the second object
+    /// The object named `Book/p4` (or `Book/4`, `Book/p4`), `Book/t2` (the second object
     /// inserted in this context and not yet saved), or by a Core Data URI. The entity may
     /// be a parent of the object's entity. Throws when there is no such object (a deleted
     /// one included).
     ///
     /// ```swift
     /// let book = try context.object(named: "Book/p4")
-    /// let draft = try context.insert("Book")          // Book t1
+    /// let draft = try context.insert("Book")          // Book/t1
     /// try context.object(named: "Book/t1") === draft  // true
     /// ```
     public func object(named reference: String) throws -> ManagedObject {
@@ -22,7 +22,7 @@ extension ManagedObjectContext {
                 object.isInserted && mapping.numbersWithDescendants.contains(object.mapping.number)
                     && object.objectID == ObjectID(temporaryFor: object.mapping, serial: serial)
             }
-            guard let match else { throw StoreError.objectNotFound("\(entity) t\(serial) (no unsaved insert has that temporary key)") }
+            guard let match else { throw StoreError.objectNotFound("\(entity)/t\(serial) (no unsaved insert has that temporary key)") }
             return match
         }
         guard let primaryKey = Int64(key.first == "p" ? key.dropFirst() : key[...]) else {

@@ -250,7 +250,7 @@ public final class ManagedObjectContext {
         guard let number = try store.entityNumber(inTable: mapping.table, primaryKey: primaryKey),
             mapping.numbersWithDescendants.contains(number), let concrete = store.mapping(number: number)
         else {
-            throw StoreError.objectNotFound("\(entity) p\(primaryKey)")
+            throw StoreError.objectNotFound("\(entity)/p\(primaryKey)")
         }
         let object = try self.object(for: store.objectID(concrete, primaryKey: primaryKey))
         try object.fireFault()

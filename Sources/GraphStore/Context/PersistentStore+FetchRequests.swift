@@ -2,8 +2,9 @@
 /// `.sql on` and `explain` use (so can an app's diagnostics). The query shown is compiled
 /// once and kept by the store, so a fetch of the same request runs that very statement.
 extension PersistentStore {
-    /// The statement a request runs for a kind of result, with its bound values and the
-    /// in-memory part of the predicate.
+    /// The statement a request runs for a kind of result (the request's own
+    /// ``FetchRequest/resultType`` when nil), with its bound values and the in-memory part of
+    /// the predicate.
     ///
     /// This is the request on its own: a context with unsaved changes in the entity widens
     /// the window (no OFFSET, a larger LIMIT) to merge them in.
@@ -12,8 +13,8 @@ extension PersistentStore {
     /// let generated = try store.sql(for: request, resultType: .count)
     /// print(generated.sql)        // the statement context.count(for: request) runs
     /// ```
-    public func sql(for request: FetchRequest, resultType: FetchResultType = .objects) throws -> GeneratedSQL {
-        GeneratedSQL(try fetchQuery(for: request, resultType: resultType))
+    public func sql(for request: FetchRequest, resultType: FetchResultType? = nil) throws -> GeneratedSQL {
+        GeneratedSQL(try fetchQuery(for: request, resultType: resultType ?? request.resultType))
     }
 
     /// SQLite's query plan for the statement ``sql(for:resultType:)`` returns.
@@ -21,7 +22,7 @@ extension PersistentStore {
     /// ```swift
     /// print(try store.queryPlan(for: request).text)   // QUERY PLAN / `--SEARCH t0 USING INDEX …
     /// ```
-    public func queryPlan(for request: FetchRequest, resultType: FetchResultType = .objects) throws -> QueryPlan {
+    public func queryPlan(for request: FetchRequest, resultType: FetchResultType? = nil) throws -> QueryPlan {
         let generated = try sql(for: request, resultType: resultType)
         return QueryPlan(sql: generated, steps: try queryPlanSteps(of: generated))
     }
@@ -33,9 +34,11 @@ extension PersistentStore {
         case .objects: selection = request.fetchBatchSize > 0 ? .keys : .rows
         case .objectIDs: selection = .keys
         case .count: selection = .count
-        case .dictionaries: selection = .properties
+        case .dictionary: selection = .properties
         }
         let query = try fetchQuery(for: request, selection: selection)
+        // Groups a having predicate drops in memory are not windowed by SQL either.
+        if selection == .properties, request.havingPredicate != nil { return query }
         // What SQL does not filter, it cannot count or window: a query with an in-memory
         // part reads rows (see `fetchQuery(for:)`), and they are finished in memory.
         guard query.residual != nil, selection != .rows else {
@@ -56,6 +59,7 @@ extension FetchRequest {
     func definition(_ selection: FetchQuery.Selection) -> QueryDefinition {
         QueryDefinition(
             entityName: entityName, predicate: predicate, sortKeys: sortKeys, includesSubentities: includesSubentities,
-            propertiesToFetch: propertiesToFetch, returnsDistinctResults: returnsDistinctResults, selection: selection)
+            propertiesToFetch: propertiesToFetch, propertiesToGroupBy: propertiesToGroupBy,
+            returnsDistinctResults: returnsDistinctResults, selection: selection)
     }
 }

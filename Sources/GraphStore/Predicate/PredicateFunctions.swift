@@ -132,6 +132,7 @@ enum PredicateFunctions {
             if let text = a.stringValue, let seconds = Double(text.trimmingCharacters(in: .whitespaces)) {
                 return .date(Date(timeIntervalSinceReferenceDate: seconds))
             }
+            if let text = a.stringValue, let date = try? ISO8601DateText.date(from: text) { return .date(date) }
         case "NSNumber", "NSDecimalNumber":
             switch a {
             case .integer, .double, .decimal, .bool:

@@ -257,7 +257,8 @@ extension PredicateParser {
         return .selector(receiver: arguments[0], selector: selector, arguments: Array(arguments.dropFirst(2)))
     }
 
-    /// `CAST(value, 'Type')`; a constant number cast to NSDate becomes a date constant.
+    /// `CAST(value, 'Type')`; a constant number or ISO 8601 string cast to NSDate becomes a
+    /// date constant.
     mutating func parseCast() throws(PredicateParseError) -> ObjectExpression {
         let nameToken = current
         advance()
@@ -272,6 +273,12 @@ extension PredicateParser {
             let seconds = value.doubleValue
         {
             return .constant(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+        }
+        // An ISO 8601 string (`CAST("2010-01-01T00:00:00Z", "NSDate")`; UTC without a zone).
+        if type == "NSDate", case .constant(.attribute(.string(let text))) = arguments[0], Double(text) == nil,
+            let date = try? ISO8601DateText.date(from: text)
+        {
+            return .constant(.date(date))
         }
         return .cast(arguments[0], type: type)
     }

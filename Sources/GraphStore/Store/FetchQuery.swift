@@ -6,9 +6,10 @@
 ///     SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.Z… [, sort values]     -- objects
 ///     SELECT t0.Z_PK, t0.Z_ENT [, sort values]                       -- object IDs, batches
 ///     SELECT COUNT(*)                                                -- count
-///     SELECT [DISTINCT] t0.ZA, t1.ZB, …                              -- dictionaries
+///     SELECT [DISTINCT] t0.ZA, t1.ZB, …, COUNT(*), AVG(t0.ZC)        -- dictionaries
 ///     FROM ZENTITY t0 LEFT JOIN ZDEST t1 ON t1.Z_PK = t0.ZREL …      -- to-one key paths
 ///     WHERE t0.Z_ENT IN (?, …) AND <compiled conjuncts>              -- Z_ENT unless the entity owns the table
+///     GROUP BY t1.ZB                                                 -- grouped dictionaries
 ///     ORDER BY <sort keys>, t0.Z_PK LIMIT ? OFFSET ?
 ///
 /// Sort values are selected with the rows so that unsaved objects can be merged into the
@@ -73,14 +74,24 @@ extension PersistentStore {
         let compiler = PredicateSQLCompiler(entity: mapping) { [unowned self] name in try self.mapping(for: name) }
         let filter = try definition.predicate.map { try compiler.compileFilter($0) } ?? PredicateSQLCompiler.Filter()
         let selection = filter.residual == nil ? definition.selection : .rows
-        let sortKeys = definition.sortKeys
-        let sortExpressions = try sortKeys.map { try compiler.compileSortKey($0.keyPath, caseInsensitive: $0.caseInsensitive) }
+        let (sortKeys, sortExpressions) = try compileSortKeys(definition, selection: selection, compiler)
         var properties: [(String, PredicateSQLCompiler.PropertySelection)] = []
+        var groups: [PredicateSQLCompiler.PropertySelection] = []
         if definition.selection == .properties {
             // Checked even when a residual makes the query read rows instead, on a compiler of
             // their own then, so that their joins stay out of the rows' SQL.
             let propertyCompiler = selection == .properties ? compiler : PredicateSQLCompiler(entity: mapping, lookup: compiler.lookup)
-            properties = try definition.propertiesToFetch.map { ($0, try propertyCompiler.compileProperty($0)) }
+            try checkGrouping(definition, entity: mapping.name)
+            properties = try definition.propertiesToFetch.map { property in
+                switch property {
+                case .keyPath(let keyPath):
+                    return (keyPath, try propertyCompiler.compileProperty(keyPath))
+                case .expression(let expression):
+                    let (fragment, type) = try propertyCompiler.compileAggregate(expression)
+                    return (expression.name, .attribute(fragment, type))
+                }
+            }
+            groups = try definition.propertiesToGroupBy.map { try propertyCompiler.compileProperty($0) }
         }
         var renderer = SQLRenderer()
         var query = FetchQuery(
@@ -131,6 +142,14 @@ extension PersistentStore {
             sql += " WHERE " + conditions.joined(separator: " AND ")
             query.hasConditions = true
         }
+        if selection == .properties, !groups.isEmpty {
+            sql += " GROUP BY " + groups.flatMap { group in
+                switch group {
+                case .attribute(let fragment, _): [renderer.render(fragment)]
+                case .object(let key, let entity): [renderer.render(key), renderer.render(entity)]
+                }
+            }.joined(separator: ", ")
+        }
         if selection != .count, !sortExpressions.isEmpty {
             var keys = zip(sortExpressions, sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
             // A unique last key makes the order total, so windows and merges are stable.
@@ -140,6 +159,54 @@ extension PersistentStore {
         query.sql = sql
         query.bindings = renderer.bindings
         return query
+    }
+}
+
+extension PersistentStore {
+    /// The sort keys SQL orders by, compiled: a key naming an aggregate of a dictionary
+    /// fetch orders by that aggregate (and is left to memory when the query reads rows).
+    private func compileSortKeys(
+        _ definition: QueryDefinition, selection: FetchQuery.Selection, _ compiler: PredicateSQLCompiler
+    ) throws -> ([SortKey], [PredicateSQLCompiler.SortExpression]) {
+        var aggregates: [String: ExpressionDescription] = [:]
+        if definition.selection == .properties {
+            for case .expression(let expression) in definition.propertiesToFetch { aggregates[expression.name] = expression }
+        }
+        var keys: [SortKey] = []
+        var expressions: [PredicateSQLCompiler.SortExpression] = []
+        for key in definition.sortKeys {
+            if let aggregate = aggregates[key.keyPath] {
+                guard selection == .properties else { continue }
+                let (fragment, type) = try compiler.compileAggregate(aggregate)
+                expressions.append(PredicateSQLCompiler.SortExpression(fragment: fragment, folding: [], attributeType: type))
+            } else {
+                expressions.append(try compiler.compileSortKey(key.keyPath, caseInsensitive: key.caseInsensitive))
+            }
+            keys.append(key)
+        }
+        return (keys, expressions)
+    }
+
+    /// Core Data's rule for grouped and aggregated dictionaries: every key path fetched is
+    /// grouped by, so each result row has one value for it (and so is every sort key, or it
+    /// names an aggregate); and no two properties share a name.
+    private func checkGrouping(_ definition: QueryDefinition, entity: String) throws {
+        // Each property is one key of the result dictionaries.
+        var names = Set<String>()
+        for property in definition.propertiesToFetch where !names.insert(property.name).inserted {
+            throw FetchError.invalidProperty(entity: entity, keyPath: property.name, reason: "two properties to fetch have this name")
+        }
+        let hasAggregates = definition.propertiesToFetch.contains { if case .expression = $0 { true } else { false } }
+        guard hasAggregates || !definition.propertiesToGroupBy.isEmpty else { return }
+        for case .keyPath(let keyPath) in definition.propertiesToFetch where !definition.propertiesToGroupBy.contains(keyPath) {
+            throw FetchError.invalidProperty(
+                entity: entity, keyPath: keyPath, reason: "with aggregates or groups, a fetched key path must be in propertiesToGroupBy")
+        }
+        // A group has one value to sort by only for what it is grouped by, and its aggregates.
+        for key in definition.sortKeys where !definition.propertiesToGroupBy.contains(key.keyPath) && !names.contains(key.keyPath) {
+            throw FetchError.invalidSortKey(
+                entity: entity, keyPath: key.keyPath, reason: "with aggregates or groups, sort by a key path of propertiesToGroupBy or an aggregate's name")
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 /// request.propertiesToFetch = ["title", "category"]
 /// let rows = try context.fetchDictionaries(request)
 /// rows[0]["title"]      // .attribute(.string("Dune"))
-/// rows[0]["category"]   // .objectID(BookCategory p1)
+/// rows[0]["category"]   // .objectID(BookCategory/p1)
 /// ```
 public enum FetchedValue: Sendable, Hashable, CustomStringConvertible {
     case attribute(AttributeValue)

@@ -12,7 +12,7 @@
 ///     try context.save()
 /// } catch StoreError.optimisticLockingFailure(let conflicts) {
 ///     conflicts[0].description
-///     // Book p1 was changed by someone else since it was read (version 1, now version 2)
+///     // Book/p1 was changed by someone else since it was read (version 1, now version 2)
 ///     //   price: yours 5, stored 99
 /// }
 /// ```

@@ -43,8 +43,8 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible {
         isTemporary ? "x-coredata:///\(mapping.name)/t\(-key)" : "x-coredata://\(storeUUID)/\(mapping.name)/p\(key)"
     }
 
-    /// The short form shown in messages: `Book p4` (or `Book t3` while temporary).
-    public var description: String { isTemporary ? "\(mapping.name) t\(-key)" : "\(mapping.name) p\(key)" }
+    /// The short form shown in messages: `Book/p4` (or `Book/t3` while temporary).
+    public var description: String { isTemporary ? "\(mapping.name)/t\(-key)" : "\(mapping.name)/p\(key)" }
 
     /// IDs are equal when they name the same row of the same entity in the same store,
     /// whichever context or store connection made them.

@@ -12,8 +12,10 @@ struct QueryDefinition {
     var sortKeys: [SortKey] = []
     /// Whether rows of sub-entities qualify.
     var includesSubentities = true
-    /// For `.properties`: the key paths selected.
-    var propertiesToFetch: [String] = []
+    /// For `.properties`: the key paths and aggregates selected.
+    var propertiesToFetch: [FetchProperty] = []
+    /// For `.properties`: the key paths of `GROUP BY`.
+    var propertiesToGroupBy: [String] = []
     /// For `.properties`: `SELECT DISTINCT`.
     var returnsDistinctResults = false
     var selection: FetchQuery.Selection
@@ -30,6 +32,7 @@ struct QueryDefinition {
             entityName: entityName, predicate: tokens, sortKeys: sortKeys,
             includesSubentities: includesSubentities,
             propertiesToFetch: selection == .properties ? propertiesToFetch : [],
+            propertiesToGroupBy: selection == .properties ? propertiesToGroupBy : [],
             returnsDistinctResults: selection == .properties && returnsDistinctResults, selection: selection)
     }
 }
@@ -62,7 +65,8 @@ struct QueryFingerprint: Hashable {
     let predicate: [Token]
     let sortKeys: [SortKey]
     let includesSubentities: Bool
-    let propertiesToFetch: [String]
+    let propertiesToFetch: [FetchProperty]
+    let propertiesToGroupBy: [String]
     let returnsDistinctResults: Bool
     let selection: FetchQuery.Selection
 

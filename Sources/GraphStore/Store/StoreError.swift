@@ -125,7 +125,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .readOnly(let path):
             "\(path): opened read-only"
         case .malformedValue(let entity, let pk, let key, let column, let found, let expected):
-            "\(entity) p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
+            "\(entity)/p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
         case .typeMismatch(let entity, let key, let expected, let found):
             "\(entity).\(key) is \(expected.xcodeName); \(found) does not fit"
         case .unknownEntity(let name):

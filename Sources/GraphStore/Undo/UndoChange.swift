@@ -3,10 +3,10 @@
 ///
 /// ```swift
 /// for change in undo.history.undoGroups[0].changes { print(change) }
-/// // insert Book t9
-/// // Book t9.title: nil → "The ninth book"
-/// // Book t9.category: nil → BookCategory p1
-/// // BookCategory p1.books: + Book t9
+/// // insert Book/t9
+/// // Book/t9.title: nil → "The ninth book"
+/// // Book/t9.category: nil → BookCategory/p1
+/// // BookCategory/p1.books: + Book/t9
 /// ```
 public enum UndoChange: Sendable, Hashable, CustomStringConvertible {
     /// The object was inserted (or brought back).
@@ -37,7 +37,7 @@ public enum UndoChange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `Book t9.title: nil → "The ninth book"`; strings are quoted, missing values are `nil`.
+    /// `Book/t9.title: nil → "The ninth book"`; strings are quoted, missing values are `nil`.
     public var description: String {
         switch self {
         case .insert(let o): "insert \(o)"

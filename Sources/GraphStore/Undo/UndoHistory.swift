@@ -23,7 +23,7 @@ public struct UndoHistory: Sendable, Hashable {
 /// ```swift
 /// if let next = undo.history.undoGroups.first {
 ///     print("#\(next.number) \(next.actionName)")       // #3 add Dune
-///     next.changes.forEach { print("  \($0)") }          //   insert Book t1 …
+///     next.changes.forEach { print("  \($0)") }          //   insert Book/t1 …
 /// }
 /// ```
 public struct UndoGroupSummary: Sendable, Hashable {

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// do { try context.save() } catch let conflict as ConstraintConflictError {
-///     print(conflict)   // Book t2: isbn "978-0441013593" is not unique: Book p1 has the same value (uniqueness constraint on isbn)
+///     print(conflict)   // Book/t2: isbn "978-0441013593" is not unique: Book/p1 has the same value (uniqueness constraint on isbn)
 /// }
 /// ```
 public struct ConstraintConflictError: ValidationErrorReporting, Hashable, CustomStringConvertible {

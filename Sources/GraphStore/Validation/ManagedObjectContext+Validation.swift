@@ -5,7 +5,7 @@
 /// let book = try context.insert("Book")
 /// try book.set("price", 5)
 /// do { try context.validateChanges() } catch let failure as any ValidationErrorReporting {
-///     failure.validationErrors.map(\.description)   // ["Book t1: price 5 is below the minimum 15"]
+///     failure.validationErrors.map(\.description)   // ["Book/t1: price 5 is below the minimum 15"]
 /// }
 /// ```
 extension ManagedObjectContext {

@@ -13,7 +13,7 @@
 /// ```swift
 /// let store = try PersistentStore(path: "Books.sqlite", model: model)
 /// let summary = try StoreValidator(store: store).validate(entity: "Book", where: ObjectPredicate(format: "price < 20")) { error in
-///     print(error)   // Book p7: price 5 is below the minimum 15
+///     print(error)   // Book/p7: price 5 is below the minimum 15
 /// }
 /// summary.objectsChecked   // 212
 /// ```

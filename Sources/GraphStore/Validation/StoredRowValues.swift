@@ -23,7 +23,7 @@ struct StoredRowValues: KeyValueSource, @unchecked Sendable {
             guard let key = row.toOne[index] else { return .null }
             guard let destination = self.row(key.primaryKey, entityNumber: key.entityNumber, of: relationship) else {
                 // A dangling key is not nil: the reference is there, its object is missing.
-                return .object(MissingRow(identity: "\(relationship.relationship.destination) p\(key.primaryKey)"))
+                return .object(MissingRow(identity: "\(relationship.relationship.destination)/p\(key.primaryKey)"))
             }
             return .object(StoredRowValues(row: destination, store: store))
         }

@@ -1,7 +1,7 @@
 /// One broken rule: which object, which property, what value, and the rule it broke.
 ///
 /// Core Data's validation errors carry the object, key and value; this one also carries
-/// the rule, so its description says *why*: `Book p7: price 5 is below the minimum 15`.
+/// the rule, so its description says *why*: `Book/p7: price 5 is below the minimum 15`.
 /// Saves, ``ManagedObject/validateForInsert()`` and friends, and ``StoreValidator`` all
 /// report failures as values of this type (several at once inside
 /// ``MultipleValidationErrors``).
@@ -15,7 +15,7 @@
 ///         throw ValidationError(self, key: key, value: value, reason: "first name cannot be empty")
 ///     }
 /// }
-/// // User t1: firstName "" is not valid: first name cannot be empty   (code 1550)
+/// // User/t1: firstName "" is not valid: first name cannot be empty   (code 1550)
 /// ```
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Core Data's code for the failure.

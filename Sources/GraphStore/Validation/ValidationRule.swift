@@ -88,7 +88,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Why `value` of `key` breaks the rule, as the part of a message after `Book p7: `.
+    /// Why `value` of `key` breaks the rule, as the part of a message after `Book/p7: `.
     func failure(key: String?, value: AttributeValue?, related: [ObjectID]) -> String {
         let subject = [key, value.map(\.quotedInMessages)].compactMap { $0 }.joined(separator: " ")
         switch self {
@@ -155,7 +155,7 @@ public enum ValidationRule: Sendable, Hashable, CustomStringConvertible {
         return "\(n) object\(n == 1 ? "" : "s")"
     }
 
-    /// `Item p1, Item p2 and 3 more`.
+    /// `Item/p1, Item/p2 and 3 more`.
     static func list(_ ids: [ObjectID]) -> String {
         let shown = ids.prefix(3).map(\.description).joined(separator: ", ")
         return ids.count > 3 ? "\(shown) and \(ids.count - 3) more" : shown

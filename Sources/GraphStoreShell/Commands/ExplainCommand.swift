@@ -10,7 +10,7 @@ enum ExplainCommand {
     ) { shell, arguments in
         let verb = arguments.has("count") ? "count" : "fetch"
         let request = try FetchCommandLine(arguments, command: "explain \(verb)", shell: shell).request
-        let plan = try shell.requireStore().queryPlan(for: request, resultType: verb == "count" ? .count : .objects)
+        let plan = try shell.requireStore().queryPlan(for: request, resultType: verb == "count" ? .count : request.resultType)
         shell.output(SQLText.lines(plan.sql))
         for note in plan.sql.notes { shell.output("-- note: \(note)\n") }
         shell.output(plan.text + "\n")

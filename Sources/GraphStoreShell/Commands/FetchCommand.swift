@@ -1,25 +1,82 @@
 import GraphStore
 
-/// `fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`: the matching
-/// objects, one row each (object ID, attributes, to-one destinations), streamed.
+/// `fetch ENTITY [select …] [where PREDICATE] [group by …] [having …] [sort …] [limit N]
+/// [offset N]`: the matching objects, one row each (object ID, attributes and to-one
+/// destinations, sub-entities' too), streamed. With `select …` (and `group by`, `having`),
+/// the chosen columns and aggregates instead: a dictionary fetch, one SQL query.
 enum FetchCommand {
     static let command = ShellCommand(
         "fetch", arguments: FetchCommandLine.arguments,
-        summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included",
-        example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10"
+        summary: "objects matching a predicate (NSPredicate syntax), sorted and windowed; unsaved changes included; "
+            + "with select, chosen columns and aggregates, grouped",
+        example: "fetch Book where price < 12 AND category.name BEGINSWITH[c] 'fic' sort title desc limit 10",
+        details: """
+            select ITEM, … prints chosen columns instead of objects (a dictionary fetch, one SQL query): key paths \
+            through to-one relationships (category.name) and aggregates count(), count(KEY), sum(KEY), avg(KEY), \
+            min(KEY), max(KEY); select distinct drops repeated rows. group by KEY, … computes the aggregates per \
+            group (every key path selected must be grouped), having PREDICATE keeps the groups it matches, naming \
+            aggregates as typed; sort may name them too: fetch Book select category.name, count(), avg(price) \
+            group by category.name having count() > 1 sort count() desc. A string compared with a Date attribute \
+            is an ISO 8601 date (date > "2010-01-01", "2010-01-01T12:30:00+02:00"), in the .tz zone when it has none.
+            """
     ) { shell, arguments in
-        let request = try FetchCommandLine(arguments, command: "fetch", shell: shell).request
+        let line = try FetchCommandLine(arguments, command: "fetch", shell: shell)
+        if let select = line.select { return try emitDictionaries(line.request, select, shell: shell) }
+        let request = line.request
         let context = try shell.requireContext()
         let mapping = try shell.mapping(request.entityName)
         try shell.prepareSQL(for: request, resultType: .objects)
-        let attributes = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
-        let toOnes = mapping.relationships.filter { !$0.relationship.isToMany }.map(\.relationship.name)
-        try shell.emit(columns: ["object"] + attributes + toOnes) { sink in
+        // The entity's properties, then those its sub-entities add (absent on other rows).
+        let family = try shell.requireStore().family(of: mapping)
+        let attributes = unique(family.flatMap { $0.attributes.filter { $0.column != nil }.map(\.attribute.name) })
+        let toOnes = unique(family.flatMap { $0.relationships.filter { !$0.relationship.isToMany }.map(\.relationship.name) })
+        // Record modes (JSON, JSONL, line) carry each object's URI beside its ID.
+        let withURI = [OutputMode.json, .jsonl, .line].contains(shell.effectiveSettings.mode)
+        try shell.emit(columns: ["object"] + (withURI ? ["uri"] : []) + attributes + toOnes) { sink in
             try context.enumerate(request) { object in
                 var cells: [Cell] = [.text(object.objectID.description)]
-                for key in attributes { cells.append(try object.value(forKey: key).map(Cell.value) ?? .null) }
-                for key in toOnes { cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null) }
+                if withURI { cells.append(.text(object.objectID.uriRepresentation)) }
+                for key in attributes {
+                    guard object.mapping.attribute(named: key) != nil else { cells.append(.absent); continue }
+                    cells.append(try object.value(forKey: key).map(Cell.value) ?? .null)
+                }
+                for key in toOnes {
+                    guard object.mapping.relationship(named: key) != nil else { cells.append(.absent); continue }
+                    cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null)
+                }
                 sink.row(cells)
+            }
+        }
+    }
+}
+
+extension FetchCommand {
+    /// Names in their first order, each once.
+    static func unique(_ names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// A dictionary fetch's rows: one column per selected item, an empty cell for nil.
+    private static func emitDictionaries(_ request: FetchRequest, _ select: SelectClause, shell: Shell) throws {
+        let context = try shell.requireContext()
+        let rows: [[String: FetchedValue]]
+        do {
+            try shell.prepareSQL(for: request, resultType: .dictionary)
+            rows = try context.fetchDictionaries(request)
+        } catch FetchError.invalidProperty(let entity, let key, let reason) {
+            // An aggregate is named as typed, not by its key in the results.
+            throw FetchError.invalidProperty(entity: entity, keyPath: select.shownName(of: key), reason: reason)
+        }
+        shell.emit(columns: select.columns) { sink in
+            for row in rows {
+                sink.row(select.keys.map { key in
+                    switch row[key] {
+                    case .attribute(let value)?: .value(value)
+                    case .objectID(let id)?: .text(id.description)
+                    case nil: .null
+                    }
+                })
             }
         }
     }
@@ -28,11 +85,13 @@ enum FetchCommand {
 /// `count ENTITY [where PREDICATE] …`: how many objects match, without making them.
 enum CountCommand {
     static let command = ShellCommand(
-        "count", arguments: FetchCommandLine.arguments,
+        "count", arguments: FetchCommandLine.countArguments,
         summary: "the number of objects matching a predicate (SELECT COUNT(*)); unsaved changes included",
         example: "count Book where category.name == 'Fiction'"
     ) { shell, arguments in
-        let request = try FetchCommandLine(arguments, command: "count", shell: shell).request
+        let line = try FetchCommandLine(arguments, command: "count", shell: shell)
+        guard line.select == nil else { throw ShellError("count: select is for fetch (fetch ENTITY select count() …)") }
+        let request = line.request
         let context = try shell.requireContext()
         try shell.prepareSQL(for: request, resultType: .count)
         let count = try context.count(for: request)

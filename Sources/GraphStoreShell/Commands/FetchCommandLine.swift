@@ -1,12 +1,15 @@
 import GraphStore
 
-/// The arguments of `fetch`, `count` and `explain`:
-/// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`.
+/// The arguments of `fetch`, `count` and `explain`: `ENTITY [select [distinct] ITEM, …]
+/// [where PREDICATE] [group by KEY, …] [having PREDICATE] [sort KEY [asc|desc] [nocase], …]
+/// [limit N] [offset N]` (`select` makes a dictionary fetch, see ``SelectClause``).
 ///
 /// Clause words are found outside quotes and brackets, so a predicate may hold them in
 /// strings or inside `SUBQUERY(…)`; a key named like a clause word is written `#limit`.
 struct FetchCommandLine {
     var request: FetchRequest
+    /// The `select` clause, when the fetch is a dictionary fetch.
+    var select: SelectClause?
 
     static let entity = Placeholder("ENTITY", .entity)
     /// The clauses after the entity, as typed (never shown: the grammar is).
@@ -16,12 +19,25 @@ struct FetchCommandLine {
     /// `ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]`:
     /// the clauses are read here, not by the declaration, since a predicate may hold
     /// clause words in its strings.
-    static let arguments: [ArgumentElement] = [
-        .value(entity),
-        .clauses(
-            clauseText,
-            grammar: [
-                .optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))]),
+    static let arguments = declaration(selecting: true)
+
+    /// `count`'s arguments: no `select`, `group by` or `having`.
+    static let countArguments = declaration(selecting: false)
+
+    private static func declaration(selecting: Bool) -> [ArgumentElement] {
+        let select: [ArgumentElement] = [
+            .optional([
+                .literal("select"), .optional([.literal("distinct")]),
+                .repeated([.value(Placeholder("ITEM", .keyPath))], separator: ","),
+            ])
+        ]
+        let groups: [ArgumentElement] = [
+            .optional([.literal("group"), .literal("by"), .repeated([.value(Placeholder("KEY", .keyPath))], separator: ",")]),
+            .optional([.literal("having"), .value(Placeholder("PREDICATE", .predicate))]),
+        ]
+        let grammar: [ArgumentElement] =
+            (selecting ? select : []) + [.optional([.literal("where"), .value(Placeholder("PREDICATE", .predicate))])]
+            + (selecting ? groups : []) + [
                 .optional([
                     .literal("sort"),
                     .repeated(
@@ -30,11 +46,12 @@ struct FetchCommandLine {
                 ]),
                 .optional([.literal("limit"), .value(limit)]),
                 .optional([.literal("offset"), .value(limit)]),
-            ]),
-    ]
+            ]
+        return [.value(entity), .clauses(clauseText, grammar: grammar)]
+    }
 
     /// The clause words, in the order they may appear.
-    private static let clauses = ["where", "sort", "limit", "offset"]
+    private static let clauses = ["select", "where", "group", "having", "sort", "limit", "offset"]
 
     init(_ arguments: ParsedArguments, command: String, shell: Shell) throws {
         let entityWord = try arguments.word(Self.entity)
@@ -45,11 +62,52 @@ struct FetchCommandLine {
         }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
-            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
+            request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell, entity: request.entityName)
         }
-        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(String(sort), usageError: arguments.usageError) }
+        if let selected = parts["select"] {
+            var select = try SelectClause(selected)
+            try readGroups(parts, into: &select, command: command, shell: shell)
+            self.select = select
+        } else if parts["group"] != nil || parts["having"] != nil {
+            throw ShellError("\(command): group by and having need a select clause (fetch ENTITY select …)")
+        }
+        if var sort = parts["sort"].map(String.init) {
+            if var select { sort = try select.replacingAggregates(in: sort[...]); self.select = select }
+            request.sortKeys = try FetchCommandLine.sortKeys(sort, usageError: arguments.usageError)
+        }
+        if let select { request.propertiesToFetch = select.properties() }
         if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(String(limit), "limit") }
         if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(String(offset), "offset") }
+    }
+
+    /// `group by KEY, …` and `having PREDICATE` into the request (the aggregates the
+    /// predicate names join the select clause's, unshown).
+    private mutating func readGroups(_ parts: [String: Substring], into select: inout SelectClause, command: String, shell: Shell) throws {
+        request.resultType = .dictionary
+        request.returnsDistinctResults = select.distinct
+        if let group = parts["group"] {
+            let words = group.split(separator: " ", maxSplits: 1)
+            guard words.first?.lowercased() == "by", words.count == 2 else {
+                throw ShellError("\(command): expected group by KEY, … (key paths separated by commas)")
+            }
+            request.propertiesToGroupBy = words[1].split(separator: ",").map { SelectClause.keyPath($0.trimmingCharacters(in: .whitespaces)) }
+        }
+        if let having = parts["having"] {
+            let text = try select.replacingAggregates(in: having)
+            let predicate = try FetchCommandLine.predicate(text[...], command: command, shell: shell)
+            guard let model = shell.store?.model else { return request.havingPredicate = predicate }
+            // Strings compared with date entries (a grouped date, min or max of one) are dates in the .tz zone.
+            let (entity, select) = (request.entityName, select)
+            do {
+                request.havingPredicate = try predicate.readingDateStrings(timeZone: shell.settings.timeZone) { path in
+                    guard let aggregate = select.aggregate(named: path) else { return model.isDate(path, from: entity) }
+                    guard aggregate.function == .min || aggregate.function == .max, let keyPath = aggregate.keyPath else { return false }
+                    return model.isDate(keyPath.split(separator: ".").map(String.init), from: entity)
+                }
+            } catch {
+                throw ShellError("\(command): \(error)")
+            }
+        }
     }
 
     /// The text of each clause by its word ("" for the text before the first clause), as
@@ -105,10 +163,15 @@ struct FetchCommandLine {
     /// The predicate of a `where` clause, with `$NAME` taking the value `.parameter set NAME
     /// VALUE` bound. A parse error names the column, counted from the start of the line the
     /// predicate was typed on, and shows that line with a caret under the fault (a long
-    /// line is cut around it, see ``TextExcerpt``).
-    static func predicate(_ text: Substring, command: String, shell: Shell) throws -> ObjectPredicate {
+    /// line is cut around it, see ``TextExcerpt``). With an entity, strings compared with its
+    /// Date attributes are read as ISO 8601 dates, in the `.tz` zone when they have none.
+    static func predicate(_ text: Substring, command: String, shell: Shell, entity: String? = nil) throws -> ObjectPredicate {
         do {
-            return try ObjectPredicate(format: String(text)).withSubstitutionVariables(shell.parameters.bindings)
+            let predicate = try ObjectPredicate(format: String(text)).withSubstitutionVariables(shell.parameters.bindings)
+            guard let entity, let model = shell.store?.model else { return predicate }
+            return try predicate.readingDateStrings(entity: entity, in: model, timeZone: shell.settings.timeZone)
+        } catch let error as DateTextError {
+            throw ShellError("\(command): \(error)")
         } catch let error as PredicateParseError {
             let place = TypedPlace(text, scalarOffset: error.column - 1)
             let excerpt = TextExcerpt(place.line, around: place.column - 1)

@@ -10,9 +10,15 @@ enum ModelCommand {
         let store = try shell.requireStore()
         shell.emit(columns: ["item", "value"]) { sink in
             func row(_ item: String, _ value: String) { sink.row([.text(item), .text(value)]) }
+            // A store opened to browse despite a mismatch says so first.
+            for difference in shell.modelMismatch { row("mismatch", difference) }
             row("store", store.path)
             row("store UUID", store.uuid)
             row("model from", store.modelOrigin.description)
+            // A bundle's model is its current version.
+            if case .file(let path) = store.modelOrigin, let bundle = try? ModelBundle(path: path), !bundle.versions.isEmpty {
+                row("model version", "\(bundle.currentVersion ?? "none marked current") (the bundle's current; versions: \(bundle.versions.joined(separator: ", ")))")
+            }
             row("entities", String(store.model.entities.count))
             row("version identifiers", store.model.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))
             row("store version identifiers", store.metadata.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))

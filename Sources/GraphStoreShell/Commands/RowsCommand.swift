@@ -26,7 +26,8 @@ enum RowsCommand {
             guard store.schema.table(name) != nil else { throw unknown(name, store: store) }
             return try shell.emit(rows: { columns, row in try store.forEachRow(ofTable: name, limit: limit, columns: columns, row: row) })
         }
-        let columns = mapping.rowColumns
+        // The entity's columns, then those its sub-entities add (absent on other rows).
+        let columns = FetchCommand.unique(store.family(of: mapping).flatMap(\.rowColumns))
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
                 var cells: [Cell] = [.value(.integer(row.primaryKey)), .value(.integer(Int64(row.entityNumber))), .value(.integer(row.version))]
@@ -65,6 +66,7 @@ enum RowsCommand {
             if let entityColumn { byColumn[entityColumn] = key?.entityNumber.map { .value(.integer(Int64($0))) } ?? .null }
             if let orderColumn { byColumn[orderColumn] = key?.order.map { .value(.integer($0)) } ?? .null }
         }
-        return columns.map { byColumn[$0] ?? .null }
+        let own = Set(row.mapping.rowColumns)
+        return columns.map { byColumn[$0] ?? (own.contains($0) ? .null : .absent) }
     }
 }

@@ -5,20 +5,31 @@ enum SchemaCommand {
     static let entity = Placeholder("ENTITY[.KEYPATH]", .entityKeyPath)
 
     static let command = ShellCommand(
-        ".schema", aliases: ["\\d"], arguments: [.optional([.value(entity)])],
-        summary: "show attributes, relationships and constraints, and the table/column each maps to",
+        ".schema", aliases: ["\\d"],
+        arguments: [.optional([.oneOf([[.flag("--mermaid")], [.flag("--dot")], [.flag("--sql")]])]), .optional([.value(entity)])],
+        summary: "show attributes, relationships and constraints, and the table/column each maps to; "
+            + "--mermaid or --dot: the model as an entity-relationship diagram; --sql: the file's DDL",
         example: ".schema Book",
-        details: "ENTITY.KEYPATH follows relationships: .schema Book.category shows BookCategory."
+        details: """
+            ENTITY.KEYPATH follows relationships: .schema Book.category shows BookCategory. \
+            --mermaid prints a Mermaid erDiagram (for a README), --dot a Graphviz digraph \
+            (graphstore -c '.schema --dot' STORE | dot -Tsvg > model.svg), both of the whole \
+            model or of ENTITY; --sql prints the CREATE TABLE and CREATE INDEX statements of the file.
+            """
     ) { shell, arguments in
         let store = try shell.requireStore()
         let mappings = try arguments[entity].map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
+        if arguments.has("--sql") { return shell.output(SchemaDiagram.sql(store.schema)) }
+        if arguments.has("--mermaid") { return shell.output(SchemaDiagram.mermaid(store.model, entities: mappings.map(\.entity))) }
+        if arguments.has("--dot") { return shell.output(SchemaDiagram.dot(store.model, entities: mappings.map(\.entity))) }
+        defer { if case .inferred = store.modelOrigin { shell.diagnostics(inferredNote) } }
         shell.emit(columns: ["entity", "property", "kind", "type", "optional", "stored_in", "details"]) { sink in
             for mapping in mappings {
                 for a in mapping.attributes {
                     sink.row([
                         .text(mapping.name), .text(a.attribute.name), .text(a.attribute.isTransient ? "transient attribute" : "attribute"),
                         .text(a.attribute.type.xcodeName), .value(.bool(a.attribute.isOptional)),
-                        a.column.map { .text("\(mapping.table).\($0)") } ?? .null, .text(details(of: a.attribute)),
+                        a.column.map { .text("\(mapping.table).\($0)") } ?? .null, .text(details(of: a, in: mapping, store: store)),
                     ])
                 }
                 for r in mapping.relationships {
@@ -43,6 +54,23 @@ enum SchemaCommand {
                 }
             }
         }
+    }
+
+    /// Said after the schema of an inferred model: its types and relationships are guesses.
+    static let inferredNote = """
+        note: no model was given and the store has no Z_MODELCACHE, so this model is inferred from the tables: \
+        types, optionality and relationships are guesses (see .model); open the store with --model PATH \
+        (its .xcdatamodeld, .xcdatamodel or .momd) for the real model
+
+        """
+
+    /// An attribute's details; for an inferred model, what its type was guessed from.
+    static func details(of a: AttributeMapping, in mapping: EntityMapping, store: PersistentStore) -> String {
+        let known = details(of: a.attribute)
+        guard case .inferred = store.modelOrigin, let column = a.column else { return known }
+        let declared = store.table(of: mapping)?.column(column)?.declaredType ?? ""
+        let guess = "guessed: \(a.attribute.type.xcodeName) from the column type \(declared.isEmpty ? "(none)" : declared) and its values"
+        return known.isEmpty ? guess : known + "; " + guess
     }
 
     static func details(of a: AttributeDescription) -> String {

@@ -5,6 +5,7 @@ enum SessionCommands {
         ModeCommand.command,
         HeadersCommand.command,
         NullValueCommand.command,
+        TimeZoneCommand.command,
         SeparatorCommand.command,
         WidthCommand.command,
         ExpandedCommand.command,

@@ -17,6 +17,7 @@ enum SettingsCommand {
             ("newline", "'\(SeparatorCommand.escaped(shell.settings.rowSeparator ?? "\n"))'"),
             ("width", shell.settings.columnWidths.isEmpty ? "automatic" : shell.settings.columnWidths.map(String.init).joined(separator: " ")),
             ("expanded", shell.settings.expanded.rawValue),
+            ("tz", TimeZoneCommand.name(of: shell.settings.timeZone)),
             ("pager", shell.options.pager.rawValue + (shell.pagerCommand.map { " (\($0))" } ?? "")),
             ("output", shell.state.redirection.map { $0.shownAs + ($0.once ? " (once)" : "") } ?? "stdout"),
             ("timer", onOff(shell.options.timer)),

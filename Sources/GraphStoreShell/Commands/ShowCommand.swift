@@ -1,15 +1,17 @@
 import GraphStore
 
-/// `show ENTITY/PK[.rel…]` (or an object-ID URI): one object with its attributes and
-/// relationships, or the objects a relationship path leads to.
+/// `show ENTITY/PK[.rel…] [--depth N]` (or an object-ID URI): one object with its attributes
+/// and relationships, or the objects a relationship path leads to; with `--depth N`, the
+/// objects its relationships reach in up to N steps too, each under its ID.
 enum ShowCommand {
     static let objectPath = Placeholder("ENTITY/PK[.RELATIONSHIP…]", .object)
     static let uri = Placeholder("URI")
+    static let depth = Placeholder("N", .wholeNumber(from: 1))
 
     static let command = ShellCommand(
-        "show", arguments: [.oneOf([[.value(objectPath)], [.value(uri)]])],
-        summary: "print one object's attributes and relationships; follow relationships with .name",
-        example: "show Book/1.category"
+        "show", arguments: [.oneOf([[.value(objectPath)], [.value(uri)]]), .option("--depth", depth)],
+        summary: "print one object's attributes and relationships; follow relationships with .name, or N steps of them with --depth N",
+        example: "show Book/p1.category"
     ) { shell, arguments in
         guard let word = arguments[objectPath] ?? arguments[uri] else { throw arguments.usageError }
         let context = try shell.requireContext()
@@ -41,7 +43,10 @@ enum ShowCommand {
                 throw ShellError("\(object.entity.name) has no attribute or relationship named \(key)" + Suggestion.didYouMean(key, among: shell.keyNames(of: object.mapping)))
             }
         }
-        if single, let object = current.first {
+        if let steps = arguments.value(of: "--depth") {
+            guard let steps = Int(steps), steps >= 1 else { throw ShellError("show: --depth takes a whole number from 1, not \(steps)") }
+            try printReached(from: current, depth: steps, shell: shell)
+        } else if single, let object = current.first {
             try printObject(object, shell: shell)
         } else {
             try printList(current, shell: shell)
@@ -70,30 +75,65 @@ enum ShowCommand {
     }
 
     static func label(_ object: ManagedObject) -> String {
-        "\(object.entity.name)/\(object.objectID.primaryKey.map(String.init) ?? "new")"
+        object.objectID.description
     }
 
     private static func printObject(_ object: ManagedObject, shell: Shell) throws {
         try shell.emit(columns: ["property", "kind", "value"]) { sink in
-            sink.row([.text("objectID"), .text("id"), .text(object.objectID.uriRepresentation)])
-            for a in object.mapping.attributes {
-                let value = try object.value(forKey: a.attribute.name)
-                sink.row([.text(a.attribute.name), .text(a.attribute.type.xcodeName), value.map(Cell.value) ?? .null])
+            for row in try properties(of: object) { sink.row(Array(row.dropFirst())) }
+        }
+    }
+
+    /// One row per property: the object's ID, its URI, its attributes, its relationships
+    /// (destinations by ID, as they can be typed back).
+    private static func properties(of object: ManagedObject) throws -> [[Cell]] {
+        let id = Cell.text(object.objectID.description)
+        var rows: [[Cell]] = [[id, .text("objectID"), .text("id"), id], [id, .text("uri"), .text("id"), .text(object.objectID.uriRepresentation)]]
+        for a in object.mapping.attributes {
+            let value = try object.value(forKey: a.attribute.name)
+            rows.append([id, .text(a.attribute.name), .text(a.attribute.type.xcodeName), value.map(Cell.value) ?? .null])
+        }
+        for r in object.mapping.relationships {
+            let name = r.relationship.name
+            if r.relationship.isToMany {
+                let members = try object.objectIDs(forKey: name)
+                let shown = members.prefix(20).map(\.description)
+                let more = members.count > 20 ? ", …" : ""
+                rows.append([id, .text(name), .text("to-many"), .text("\(members.count)" + (members.isEmpty ? "" : ": " + shown.joined(separator: ", ") + more))])
+            } else if let destination = try object.objectID(forKey: name) {
+                var text = destination.description
+                if (try? object.object(forKey: name)?.fireFault()) == nil { text += " (dangling: no such row)" }
+                rows.append([id, .text(name), .text("to-one"), .text(text)])
+            } else {
+                rows.append([id, .text(name), .text("to-one"), .null])
             }
-            for r in object.mapping.relationships {
-                let name = r.relationship.name
-                if r.relationship.isToMany {
-                    let members = try object.objectIDs(forKey: name)
-                    let shown = members.prefix(20).map { "\($0.entityName)/\($0.primaryKey.map(String.init) ?? "new")" }
-                    let more = members.count > 20 ? ", …" : ""
-                    sink.row([.text(name), .text("to-many"), .text("\(members.count)" + (members.isEmpty ? "" : ": " + shown.joined(separator: ", ") + more))])
-                } else if let id = try object.objectID(forKey: name) {
-                    var text = "\(id.entityName)/\(id.primaryKey.map(String.init) ?? "new")"
-                    if (try? object.object(forKey: name)?.fireFault()) == nil { text += " (dangling: no such row)" }
-                    sink.row([.text(name), .text("to-one"), .text(text)])
-                } else {
-                    sink.row([.text(name), .text("to-one"), .null])
+        }
+        return rows
+    }
+
+    /// `--depth N`: the objects, then those their relationships reach, breadth first, up to
+    /// N steps away, each once, in one result (an `object` column says whose property).
+    private static func printReached(from start: [ManagedObject], depth: Int, shell: Shell) throws {
+        var seen = Set(start.map(\.objectID))
+        var level = start
+        var ordered = start
+        for _ in 0..<depth {
+            var next: [ManagedObject] = []
+            for object in level {
+                for r in object.mapping.relationships {
+                    let reached = r.relationship.isToMany
+                        ? try object.objects(forKey: r.relationship.name) : [try? object.object(forKey: r.relationship.name)].compactMap { $0 }
+                    for destination in reached where (try? destination.fireFault()) != nil && seen.insert(destination.objectID).inserted {
+                        next.append(destination)
+                    }
                 }
+            }
+            ordered += next
+            level = next
+        }
+        try shell.emit(columns: ["object", "property", "kind", "value"]) { sink in
+            for object in ordered {
+                for row in try properties(of: object) { sink.row(row) }
             }
         }
     }

@@ -30,6 +30,7 @@ enum HelpText {
               --readonly       open the store read-only (the default)
               --discard-unsaved  let a script end with unsaved changes without failing
               --model PATH     open the store with this model (.xcdatamodeld, .xcdatamodel, .mom)
+              --browse-mismatch  a store that does not match --model opens read-only with its own model
               --init FILE      run FILE first, instead of ~/.graphstorerc
               --no-rc          do not read ~/.graphstorerc
           -h, --help           show this help and exit

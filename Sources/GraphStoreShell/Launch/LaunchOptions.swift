@@ -54,6 +54,9 @@ public struct LaunchOptions: Sendable, Equatable {
     public var discardsUnsaved = false
     /// `--model`.
     public var model: String?
+    /// `--browse-mismatch`: a store that does not match `--model` opens read-only with its
+    /// own model, the mismatch said first.
+    public var browsesMismatch = false
     /// `--init`: a script run first, instead of `~/.graphstorerc`.
     public var initFile: String?
     /// False with `--no-rc`.
@@ -69,7 +72,7 @@ public struct LaunchOptions: Sendable, Equatable {
     /// What an option does.
     private enum Option {
         case command, file, cmd, mode, modeFlag(OutputMode), headers(Bool), nullValue, separator, newline
-        case bail(Bool), echo, write, readOnly, discardUnsaved, model, initFile, noRC, help, version
+        case bail(Bool), echo, write, readOnly, discardUnsaved, model, browseMismatch, initFile, noRC, help, version
 
         var takesValue: Bool {
             switch self {
@@ -89,7 +92,7 @@ public struct LaunchOptions: Sendable, Equatable {
         "nullvalue": .nullValue, "separator": .separator, "newline": .newline,
         "bail": .bail(true), "no-bail": .bail(false), "echo": .echo,
         "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved,
-        "model": .model, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
+        "model": .model, "browse-mismatch": .browseMismatch, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
     ]
 
     /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`.
@@ -99,7 +102,7 @@ public struct LaunchOptions: Sendable, Equatable {
     static let longOptions = [
         "--command", "--file", "--cmd", "--mode", "--json", "--csv", "--tsv", "--line", "--list", "--box", "--table",
         "--markdown", "--html", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
-        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--model", "--init", "--no-rc",
+        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--model", "--browse-mismatch", "--init", "--no-rc",
         "--help", "--version",
     ]
 
@@ -190,6 +193,7 @@ public struct LaunchOptions: Sendable, Equatable {
         case .readOnly: readOnly = true
         case .discardUnsaved: discardsUnsaved = true
         case .model: model = value
+        case .browseMismatch: browsesMismatch = true
         case .initFile: initFile = value
         case .noRC: readsRCFile = false
         case .help: showsHelp = true

@@ -58,7 +58,12 @@ public enum Launcher {
         }
         if let store = options.store {
             do {
-                try shell.open(path: store, modelPath: options.model)
+                // At a terminal, a store that does not match --model may be browsed anyway.
+                let ask: ((String) -> Bool)? = interactive ? { [unowned shell] mismatch in
+                    shell.diagnostics("graphstore: \(mismatch)\nOpen it read-only to browse, with its own model? [y/N] ")
+                    return (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+                } : nil
+                try shell.open(path: store, modelPath: options.model, browsingMismatch: options.browsesMismatch, askToBrowse: ask)
             } catch {
                 shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
                 return ExitStatus.storeNotOpened

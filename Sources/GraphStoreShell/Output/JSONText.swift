@@ -6,7 +6,7 @@ import GraphStore
 enum JSONText {
     static func value(_ cell: Cell) -> String {
         switch cell {
-        case .null: return "null"
+        case .null, .absent: return "null"
         case .text(let s): return string(s)
         case .value(let v):
             switch v {

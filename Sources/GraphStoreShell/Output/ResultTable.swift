@@ -5,11 +5,15 @@ public enum Cell: Sendable, Hashable {
     case null
     case value(AttributeValue)
     case text(String)
+    /// No such property for this row (a column a sub-entity adds, on a row of its parent):
+    /// empty in text modes, left out of JSON, JSONL and line records.
+    case absent
 
     /// The cell as plain text (`nullText` for NULL).
     public func rendered(null nullText: String) -> String {
         switch self {
         case .null: nullText
+        case .absent: ""
         case .value(let v): v.description
         case .text(let s): s
         }

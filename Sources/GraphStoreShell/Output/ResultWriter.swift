@@ -56,7 +56,11 @@ public final class ResultWriter: ResultSink {
         if isInterrupted() { return }
         start()
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
-        let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
+        var cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
+        // Dates print as ISO 8601 in the zone `.tz` sets, in every mode.
+        for (index, cell) in cells.enumerated() {
+            if case .value(.date(let date)) = cell { cells[index] = .text(ISO8601DateText.string(from: date, in: settings.timeZone)) }
+        }
         defer { rowCount += 1 }
         switch settings.mode {
         case .csv: write(cells.map { FieldText.csv(text($0), separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)
@@ -112,7 +116,7 @@ public final class ResultWriter: ResultSink {
     private func writeLineRecord(_ cells: [Cell]) {
         if rowCount > 0 { write("\n") }
         var out = ""
-        for (name, cell) in zip(columns, cells) {
+        for (name, cell) in zip(columns, cells) where cell != .absent {
             let label = String(repeating: " ", count: max(0, labelWidth - DisplayWidth.of(name))) + name
             var value = text(cell)
             // Continuation lines of a multi-line value line up under its first line.
@@ -130,6 +134,6 @@ public final class ResultWriter: ResultSink {
     private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
     private func jsonObject(_ cells: [Cell]) -> String {
-        "{" + zip(columns, cells).map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
+        "{" + zip(columns, cells).filter { $0.1 != .absent }.map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
     }
 }

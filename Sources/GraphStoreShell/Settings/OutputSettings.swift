@@ -1,3 +1,5 @@
+import Foundation
+
 /// Output settings shared by every result writer (`.mode`, `.headers`, `.nullvalue`,
 /// `.separator`, `.width`, `.expanded`).
 public struct OutputSettings: Sendable {
@@ -27,6 +29,9 @@ public struct OutputSettings: Sendable {
     public var columnWidths: [Int] = []
     /// psql's expanded display (`\x`): one field per line in table and box modes.
     public var expanded = ExpandedDisplay.off
+    /// `.tz`: the zone dates are printed in (ISO 8601), and the zone of a date typed
+    /// without one in a predicate (`date > "2010-01-01"`). UTC unless set.
+    public var timeZone: TimeZone = .gmt
 
     /// The default settings.
     public init() {}

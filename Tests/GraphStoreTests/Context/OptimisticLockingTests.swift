@@ -6,7 +6,7 @@ import Testing
 /// (133020) on every path that reads an object into the context, never a silent overwrite.
 /// "Someone else" is a second connection to the same file, as another process would be.
 @Suite struct OptimisticLockingTests {
-    /// A store with two categories and three books (Book p1 "One" at 10 in Fiction p1).
+    /// A store with two categories and three books (Book/p1 "One" at 10 in Fiction/p1).
     private func seeded() throws -> (ManagedObjectContext, String) {
         let path = try Fixtures.newStorePath()
         let seeding = ManagedObjectContext(store: try PersistentStore.create(at: path, model: try Fixtures.bookStoreModel()))
@@ -89,7 +89,7 @@ import Testing
         #expect(found == [MergeConflict(objectID: one.objectID, expectedVersion: 1, storedVersion: 2, differences: [
             .init(key: "price", yours: price(5), stored: price(99)),
         ])])
-        #expect(found.first?.description == "Book p1 was changed by someone else since it was read (version 1, now version 2)\n  price: yours 5, stored 99")
+        #expect(found.first?.description == "Book/p1 was changed by someone else since it was read (version 1, now version 2)\n  price: yours 5, stored 99")
         #expect(try rows(path, "SELECT ZPRICE, Z_OPT FROM ZBOOK WHERE Z_PK = 1") == [["99.0", "2"]])
         #expect(one.isUpdated)
     }
@@ -141,7 +141,7 @@ import Testing
         let two = try context.existingObject(entity: "Book", primaryKey: 2)
         try two.setObject(poetry, forKey: "category")
         let found = try conflicts { try context.save() }
-        #expect(found.map(\.objectID.description) == ["BookCategory p2"])
+        #expect(found.map(\.objectID.description) == ["BookCategory/p2"])
     }
 
     @Test func aBatchedFetchAfterEnumerateChecksTheVersionFirstRead() throws {
@@ -162,7 +162,7 @@ import Testing
         try context.delete(one)
         let found = try conflicts { try context.save() }
         #expect(found.map(\.isDeletion) == [true])
-        #expect(found.first?.summary == "Book p1, which this context deletes, was changed by someone else since it was read (version 1, now version 2)")
+        #expect(found.first?.summary == "Book/p1, which this context deletes, was changed by someone else since it was read (version 1, now version 2)")
         #expect(try rows(path, "SELECT COUNT(*) FROM ZBOOK") == [["3"]])
         #expect(one.isDeleted)
     }
@@ -177,8 +177,8 @@ import Testing
         try context.delete(two)
         let found = try conflicts { try context.save() }
         #expect(found.map(\.summary) == [
-            "Book p2, which this context deletes, was deleted by someone else since it was read (version 1)",
-            "Book p1 was deleted by someone else since it was read (version 1)",
+            "Book/p2, which this context deletes, was deleted by someone else since it was read (version 1)",
+            "Book/p1 was deleted by someone else since it was read (version 1)",
         ])
         #expect(found.allSatisfy { $0.rowIsGone })
         // Overwriting cannot bring back the changed row; the delete is already done.
@@ -245,7 +245,7 @@ import Testing
         try context.reload([one])
         #expect(!one.isDeleted)
         #expect(!context.hasChanges)
-        #expect(try one.object(forKey: "category")?.objectID.description == "BookCategory p1")
+        #expect(try one.object(forKey: "category")?.objectID.description == "BookCategory/p1")
         #expect(try one.get("price", as: Double.self) == 99)
         // The delete had taken the book out of its category; the category has it back.
         #expect(try one.object(forKey: "category")?.objects(forKey: "books").contains { $0 === one } == true)
@@ -261,14 +261,14 @@ import Testing
         try otherSaves(path, "Book", 2, "price", .double(1))
         try two.setObject(poetry, forKey: "category")
         try poetry.set("name", "Verse")
-        #expect(Set(context.updatedObjects.map(\.objectID.description)) == ["Book p2", "BookCategory p1", "BookCategory p2"])
+        #expect(Set(context.updatedObjects.map(\.objectID.description)) == ["Book/p2", "BookCategory/p1", "BookCategory/p2"])
         #expect(try conflicts { try context.save() }.map(\.objectID) == [two.objectID])
         try context.reload([two])
         #expect(try two.object(forKey: "category") === fiction)
-        #expect(try fiction.objects(forKey: "books").map(\.objectID.description) == ["Book p1", "Book p2", "Book p3"])
+        #expect(try fiction.objects(forKey: "books").map(\.objectID.description) == ["Book/p1", "Book/p2", "Book/p3"])
         #expect(try poetry.objects(forKey: "books").isEmpty)
         // Fiction is as stored again; Poetry keeps its own change.
-        #expect(context.updatedObjects.map(\.objectID.description) == ["BookCategory p2"])
+        #expect(context.updatedObjects.map(\.objectID.description) == ["BookCategory/p2"])
         try context.save()
         #expect(try rows(path, "SELECT ZNAME, Z_OPT FROM ZBOOKCATEGORY ORDER BY Z_PK") == [["Fiction", "1"], ["Verse", "2"]])
         #expect(try rows(path, "SELECT ZCATEGORY FROM ZBOOK WHERE Z_PK = 2") == [["1"]])
@@ -286,8 +286,8 @@ import Testing
         try context.delete(two)
         let overwritten = try context.save(mergePolicy: .overwrite)
         #expect(overwritten.map(\.summary) == [
-            "Book p2, which this context deletes, was changed by someone else since it was read (version 1, now version 2)",
-            "Book p1 was changed by someone else since it was read (version 1, now version 3)",
+            "Book/p2, which this context deletes, was changed by someone else since it was read (version 1, now version 2)",
+            "Book/p1 was changed by someone else since it was read (version 1, now version 3)",
         ])
         #expect(context.mergePolicy == .error)
         #expect(try rows(path, "SELECT Z_PK, ZPRICE, Z_OPT FROM ZBOOK ORDER BY Z_PK") == [["1", "5.0", "4"], ["3", "20.0", "1"]])

@@ -103,7 +103,7 @@ struct FetchRequestTests {
         cities.returnsDistinctResults = true
         let rows = try context.fetchDictionaries(cities)
         #expect(rows.map { $0["address.city"]?.description ?? "nil" } == ["nil", "Paris", "Zürich", "berlin"])
-        #expect(try store.sql(for: cities, resultType: .dictionaries).sql.hasPrefix("SELECT DISTINCT t1.ZCITY FROM ZPERSON t0 LEFT JOIN"))
+        #expect(try store.sql(for: cities, resultType: .dictionary).sql.hasPrefix("SELECT DISTINCT t1.ZCITY FROM ZPERSON t0 LEFT JOIN"))
         var pairs = try request("name == 'Alice'")
         pairs.propertiesToFetch = ["name", "age", "address"]
         let alice = try #require(try context.fetchDictionaries(pairs).first)

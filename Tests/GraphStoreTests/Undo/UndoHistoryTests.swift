@@ -18,24 +18,24 @@ import Testing
         let history = undo.history
         #expect(history.openGroup == nil)
         #expect(history.undoGroups.map(\.actionName) == ["move", "set price"])
-        #expect(history.undoGroups[1].changes.map(\.description) == ["Book p1.price: 10 → 11"])
+        #expect(history.undoGroups[1].changes.map(\.description) == ["Book/p1.price: 10 → 11"])
         #expect(history.undoGroups[0].changes.map(\.description) == [
-            "Book p1.price: 11 → 12",
-            "BookCategory p1.books: - Book p1",
-            "BookCategory p2.books: + Book p1",
-            "Book p1.category: BookCategory p1 → BookCategory p2",
+            "Book/p1.price: 11 → 12",
+            "BookCategory/p1.books: - Book/p1",
+            "BookCategory/p2.books: + Book/p1",
+            "Book/p1.category: BookCategory/p1 → BookCategory/p2",
         ])
         try undo.undo()
         try undo.undo()
         let after = undo.history
         #expect(after.undoGroups.isEmpty)
         #expect(after.redoGroups.map(\.number) == [1, 2])
-        #expect(after.redoGroups[0].changes.map(\.description) == ["Book p1.price: 10 → 11"])
+        #expect(after.redoGroups[0].changes.map(\.description) == ["Book/p1.price: 10 → 11"])
         #expect(after.redoGroups[1].changes.map(\.description) == [
-            "Book p1.price: 11 → 12",
-            "BookCategory p1.books: - Book p1",
-            "BookCategory p2.books: + Book p1",
-            "Book p1.category: BookCategory p1 → BookCategory p2",
+            "Book/p1.price: 11 → 12",
+            "BookCategory/p1.books: - Book/p1",
+            "BookCategory/p2.books: + Book/p1",
+            "Book/p1.category: BookCategory/p1 → BookCategory/p2",
         ])
     }
 
@@ -46,10 +46,10 @@ import Testing
         undo.endEvent()
         try context.delete(book)
         let history = undo.history
-        #expect(history.openGroup?.changes.map(\.description) == ["delete Book t1"])
-        #expect(history.undoGroups[0].changes.map(\.description) == ["insert Book t1", #"Book t1.title: nil → "Say \"hi\"""#])
+        #expect(history.openGroup?.changes.map(\.description) == ["delete Book/t1"])
+        #expect(history.undoGroups[0].changes.map(\.description) == ["insert Book/t1", #"Book/t1.title: nil → "Say \"hi\"""#])
         try undo.undo()
-        #expect(undo.history.redoGroups[0].changes.map(\.description) == ["delete Book t1"])
+        #expect(undo.history.redoGroups[0].changes.map(\.description) == ["delete Book/t1"])
         #expect(UndoChange.insert(book.objectID).key == nil)
         #expect(UndoChange.insert(book.objectID).object == book.objectID)
     }

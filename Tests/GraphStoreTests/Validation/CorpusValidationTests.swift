@@ -13,9 +13,9 @@ import Testing
         // chapter 2's have no minimum.
         let seed = "stores/Apress__pro-ios-persistence/Ch04/BookStore/BookStore/seed.sqlite"
         let cheap = [
-            "1620 Book p76: price 10 is below the minimum 15",
-            "1620 Book p78: price 10 is below the minimum 15",
-            "1620 Book p79: price 12 is below the minimum 15",
+            "1620 Book/p76: price 10 is below the minimum 15",
+            "1620 Book/p78: price 10 is below the minimum 15",
+            "1620 Book/p79: price 12 is below the minimum 15",
         ]
         var known = [
             "\(seed) with models/Apress__pro-ios-persistence/Ch04/BookStore/BookStore/BookStore.xcdatamodeld/BookStore.xcdatamodel": cheap,
@@ -32,7 +32,7 @@ import Testing
             ("store2-60-0", "zmessaging2.60.0", "30084A1C-76CF-4976-8312-8E8EFCF6F510"),
         ] {
             known["stores/\(wire)/Tests/Resources/\(store).wiredatabase with models/\(wire)/Resources/zmessaging.xcdatamodeld/\(model).xcdatamodel"] = [
-                "1550 User p1: imageMediumData cannot be read as Binary: the store holds a reference to external data file "
+                "1550 User/p1: imageMediumData cannot be read as Binary: the store holds a reference to external data file "
                     + "$CORPUS/stores/\(wire)/Tests/Resources/.\(store)_SUPPORT/_EXTERNAL_DATA/\(file), which is missing"
             ]
         }

@@ -114,8 +114,8 @@ final class ValidatedUser: ManagedObject {
         let user = try user(context, "  ", email: "bob-at-example")
         let failures = try F.failures { try context.save() }
         #expect(failures.map(\.description) == [
-            "User t1: firstName \"  \" is not valid: first name cannot be empty",
-            "User t1: email \"bob-at-example\" is not valid: not an e-mail address",
+            "User/t1: firstName \"  \" is not valid: first name cannot be empty",
+            "User/t1: email \"bob-at-example\" is not valid: not an e-mail address",
         ])
         #expect(failures.map(\.code.rawValue) == [1550, 1680])
         // The model's rule for the key comes first and stops the custom one for that key.
@@ -134,8 +134,8 @@ final class ValidatedUser: ManagedObject {
         try user.setPrimitiveValue(nil, forKey: "joined")
         let failures = try F.failures { try user.validateForInsert() }
         #expect(failures.map(\.description) == [
-            "User t1: joined has no value, but it is required",
-            "User t1: email \"ann@example.org\" is not valid: the e-mail must not be made of the first name",
+            "User/t1: joined has no value, but it is required",
+            "User/t1: email \"ann@example.org\" is not valid: the e-mail must not be made of the first name",
         ])
         #expect(throws: MultipleValidationErrors.self) { try user.validateForInsert() }
     }
@@ -145,7 +145,7 @@ final class ValidatedUser: ManagedObject {
         let user = try user(context, "Cy")
         try user.set("lastName", "Error")
         let failures = try F.failures { try context.save() }
-        #expect(failures.map(\.description) == ["User t1: lastName \"Error\" is not valid: last name rejected by the app"])
+        #expect(failures.map(\.description) == ["User/t1: lastName \"Error\" is not valid: last name rejected by the app"])
     }
 
     @Test func validateForDeleteRefusesUsersWithNotes() throws {
@@ -155,7 +155,7 @@ final class ValidatedUser: ManagedObject {
         try note.setObject(user, forKey: "user")
         try context.save()
         let before = try F.failures { try user.validateForDelete() }
-        #expect(before.map(\.description) == ["User p1: notes: a user who still has notes cannot be deleted"])
+        #expect(before.map(\.description) == ["User/p1: notes: a user who still has notes cannot be deleted"])
         // As in Core Data, the delete itself is allowed and cascades; the save refuses it.
         try context.delete(user)
         #expect(note.isDeleted)

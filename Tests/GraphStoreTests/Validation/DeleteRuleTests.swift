@@ -91,7 +91,7 @@ import Testing
         // validateForDelete answers before anything is deleted.
         let before = try F.failures { try unit.validateForDelete() }
         #expect(before.map(\.code.rawValue) == [1600])
-        #expect(before.first?.description == "Unit p1: cannot be deleted while items still holds Item p1, Item p2 (delete rule Deny)")
+        #expect(before.first?.description == "Unit/p1: cannot be deleted while items still holds Item/p1, Item/p2 (delete rule Deny)")
         try context.delete(unit)
         // Deny changes nothing at delete time: the items still point at the unit.
         #expect(try items[0].object(forKey: "unit") === unit)
@@ -130,8 +130,8 @@ import Testing
         var found: [String] = []
         try StoreValidator(store: store).validate { found.append("\($0.code.rawValue) \($0)") }
         #expect(found == [
-            "133000 Item p1: unit points at Unit p1, which does not exist",
-            "133000 Item p2: unit points at Unit p1, which does not exist",
+            "133000 Item/p1: unit points at Unit/p1, which does not exist",
+            "133000 Item/p2: unit points at Unit/p1, which does not exist",
         ])
     }
 

@@ -43,15 +43,15 @@ import Testing
         let bytes = Fixtures.fingerprint(path)
         let (found, summary) = try findings(path, model, entity: "Book")
         #expect(found == [
-            "1570 Book p1: title has no value, but it is required",
-            "1620 Book p1: price 5 is below the minimum 15",
-            "1580 Book p1: chapters holds 0 objects, fewer than the minimum 1",
-            "133021 Book p1: isbn \"978-1\" is not unique: Book p2 has the same value (uniqueness constraint on isbn)",
-            "1550 Book p2: cover cannot be read as Binary: the store holds text \"not a blob\"",
-            "133021 Book p2: isbn \"978-1\" is not unique: Book p1 has the same value (uniqueness constraint on isbn)",
-            "1580 Book p3: authors holds 1 object, fewer than the minimum 2",
-            "133000 Book p3: publisher points at Publisher p3, which does not exist",
-            "133000 Book p3: authors points at Author p6, which does not exist",
+            "1570 Book/p1: title has no value, but it is required",
+            "1620 Book/p1: price 5 is below the minimum 15",
+            "1580 Book/p1: chapters holds 0 objects, fewer than the minimum 1",
+            "133021 Book/p1: isbn \"978-1\" is not unique: Book/p2 has the same value (uniqueness constraint on isbn)",
+            "1550 Book/p2: cover cannot be read as Binary: the store holds text \"not a blob\"",
+            "133021 Book/p2: isbn \"978-1\" is not unique: Book/p1 has the same value (uniqueness constraint on isbn)",
+            "1580 Book/p3: authors holds 1 object, fewer than the minimum 2",
+            "133000 Book/p3: publisher points at Publisher/p3, which does not exist",
+            "133000 Book/p3: authors points at Author/p6, which does not exist",
         ])
         #expect(summary == StoreValidator.Summary(objectsChecked: 3, failures: 9))
         #expect(Fixtures.fingerprint(path) == bytes)
@@ -61,12 +61,12 @@ import Testing
         let (path, model) = try brokenStore()
         let (found, summary) = try findings(path, model, entity: "Book", where: "price < 10")
         #expect(summary.objectsChecked == 1)
-        #expect(found.allSatisfy { $0.contains("Book p1:") })
+        #expect(found.allSatisfy { $0.contains("Book/p1:") })
         let (byKeyPath, _) = try findings(path, model, entity: "Book", where: "publisher == nil OR ANY authors.name == 'nobody'")
         #expect(byKeyPath.isEmpty)   // p3's publisher key is dangling, not nil
         let (counted, countedSummary) = try findings(path, model, entity: "Book", where: "chapters.@count == 0")
         #expect(countedSummary.objectsChecked == 1)
-        #expect(counted.count == 4 && counted.allSatisfy { $0.contains("Book p1:") })
+        #expect(counted.count == 4 && counted.allSatisfy { $0.contains("Book/p1:") })
     }
 
     @Test func everyEntityIsCheckedWithoutOne() throws {
@@ -91,9 +91,9 @@ import Testing
         try raw.executeScript("UPDATE ZPERSON SET ZPASSPORT = 2 WHERE Z_PK = 1; UPDATE ZPASSPORT SET ZOWNER = NULL WHERE Z_PK = 3")
         let (found, _) = try findings(path, model)
         #expect(found == [
-            "133000 Passport p1: owner points at Person p1, whose passport points at Passport p2",
-            "133000 Person p1: passport points at Passport p2, whose owner points at Person p2",
-            "133000 Person p3: passport points at Passport p3, whose owner is empty",
+            "133000 Passport/p1: owner points at Person/p1, whose passport points at Passport/p2",
+            "133000 Person/p1: passport points at Passport/p2, whose owner points at Person/p2",
+            "133000 Person/p3: passport points at Passport/p3, whose owner is empty",
         ])
     }
 
@@ -131,7 +131,7 @@ import Testing
             try raw.execute("INSERT INTO ZMEMBER (Z_PK, Z_ENT, Z_OPT, ZOWNER) VALUES (\(pk), 1, 1, \(owner))")
         }
         let (found, summary) = try findings(path, model)
-        #expect(found == ["1590 Owner p7: members holds 6 objects, more than the maximum 4"])
+        #expect(found == ["1590 Owner/p7: members holds 6 objects, more than the maximum 4"])
         #expect(summary.objectsChecked == 19)
     }
 }

@@ -33,14 +33,14 @@ import Testing
         #expect(error.key == "title")
         #expect(error.value == nil)
         #expect(error.rule == .required)
-        #expect(error.description == "Book t1: title has no value, but it is required")
+        #expect(error.description == "Book/t1: title has no value, but it is required")
     }
 
     @Test func missingMandatoryToOne1570() throws {
         let error = try singleFailure { book, _ in try book.setObject(nil, forKey: "publisher") }
         #expect(error.code.rawValue == 1570)
         #expect(error.key == "publisher")
-        #expect(error.description == "Book t1: publisher has no value, but it is required")
+        #expect(error.description == "Book/t1: publisher has no value, but it is required")
     }
 
     @Test func numberTooLarge1610() throws {
@@ -48,50 +48,50 @@ import Testing
         #expect(error.code.rawValue == 1610)
         #expect(error.value == .double(250.5))
         #expect(error.rule == .maximum(100))
-        #expect(error.description == "Book t1: price 250.5 is above the maximum 100")
+        #expect(error.description == "Book/t1: price 250.5 is above the maximum 100")
     }
 
     @Test func numberTooSmall1620() throws {
         let error = try singleFailure { book, _ in try book.set("price", 5) }
         #expect(error.code.rawValue == 1620)
         #expect(error.rule.description == "minimum 15")
-        #expect(error.description == "Book t1: price 5 is below the minimum 15")
+        #expect(error.description == "Book/t1: price 5 is below the minimum 15")
         let integer = try singleFailure { book, _ in try book.set("pages", 0) }
-        #expect(integer.description == "Book t1: pages 0 is below the minimum 1")
+        #expect(integer.description == "Book/t1: pages 0 is below the minimum 1")
     }
 
     @Test func dateTooLate1630() throws {
         let error = try singleFailure { book, _ in try book.set("published", Date(timeIntervalSince1970: 1_600_000_000)) }
         #expect(error.code.rawValue == 1630)
-        #expect(error.description == "Book t1: published 2020-09-13T12:26:40Z is after the latest allowed date 2000-01-01T00:00:00Z")
+        #expect(error.description == "Book/t1: published 2020-09-13T12:26:40Z is after the latest allowed date 2000-01-01T00:00:00Z")
     }
 
     @Test func dateTooSoon1640() throws {
         let error = try singleFailure { book, _ in try book.set("published", Date(timeIntervalSince1970: -86_400)) }
         #expect(error.code.rawValue == 1640)
-        #expect(error.description == "Book t1: published 1969-12-31T00:00:00Z is before the earliest allowed date 1970-01-01T00:00:00Z")
+        #expect(error.description == "Book/t1: published 1969-12-31T00:00:00Z is before the earliest allowed date 1970-01-01T00:00:00Z")
     }
 
     @Test func stringTooLong1660() throws {
         let error = try singleFailure { book, _ in try book.set("title", "The Hitchhiker's Guide to the Galaxy") }
         #expect(error.code.rawValue == 1660)
-        #expect(error.description == "Book t1: title \"The Hitchhiker's Guide to the Galaxy\" is 36 characters long, longer than the maximum length 20")
+        #expect(error.description == "Book/t1: title \"The Hitchhiker's Guide to the Galaxy\" is 36 characters long, longer than the maximum length 20")
         let binary = try singleFailure { book, _ in try book.set("cover", Data([1, 2, 3, 4, 5])) }
         #expect(binary.code.rawValue == 1660)
-        #expect(binary.description == "Book t1: cover <5 bytes: 0102030405> is 5 bytes long, longer than the maximum length 4")
+        #expect(binary.description == "Book/t1: cover <5 bytes: 0102030405> is 5 bytes long, longer than the maximum length 4")
     }
 
     @Test func stringTooShort1670() throws {
         let error = try singleFailure { book, _ in try book.set("title", "D") }
         #expect(error.code.rawValue == 1670)
-        #expect(error.description == "Book t1: title \"D\" is 1 character long, shorter than the minimum length 2")
+        #expect(error.description == "Book/t1: title \"D\" is 1 character long, shorter than the minimum length 2")
     }
 
     @Test func patternMismatch1680() throws {
         let error = try singleFailure { book, _ in try book.set("isbn", "9780441x") }
         #expect(error.code.rawValue == 1680)
         #expect(error.rule == .pattern("[0-9]{3}-[0-9]+"))
-        #expect(error.description == "Book t1: isbn \"9780441x\" does not match the pattern [0-9]{3}-[0-9]+")
+        #expect(error.description == "Book/t1: isbn \"9780441x\" does not match the pattern [0-9]{3}-[0-9]+")
         // The whole string must match, as MATCHES does: a matching prefix is not enough.
         let prefix = try singleFailure { book, _ in try book.set("isbn", "978-0441x") }
         #expect(prefix.code.rawValue == 1680)
@@ -103,11 +103,11 @@ import Testing
         }
         #expect(error.code.rawValue == 1580)
         #expect(error.value == .integer(1))
-        #expect(error.description == "Book t1: authors holds 1 object, fewer than the minimum 2")
+        #expect(error.description == "Book/t1: authors holds 1 object, fewer than the minimum 2")
         // A non-optional to-many enforces its minimum even when empty.
         let empty = try singleFailure { book, _ in try book.setObjects([], forKey: "chapters") }
         #expect(empty.code.rawValue == 1580)
-        #expect(empty.description == "Book t1: chapters holds 0 objects, fewer than the minimum 1")
+        #expect(empty.description == "Book/t1: chapters holds 0 objects, fewer than the minimum 1")
     }
 
     @Test func anEmptyNonOptionalToManyWithoutAMinimumIsValid() throws {
@@ -137,7 +137,7 @@ import Testing
             for _ in 0..<2 { try book.add(try context.insert("Author"), toKey: "authors") }
         }
         #expect(error.code.rawValue == 1590)
-        #expect(error.description == "Book t1: authors holds 4 objects, more than the maximum 3")
+        #expect(error.description == "Book/t1: authors holds 4 objects, more than the maximum 3")
     }
 
     @Test func deleteDenied1600() throws {
@@ -152,7 +152,7 @@ import Testing
         #expect(error.code.rawValue == 1600)
         #expect(error.objectID == publisher.objectID)
         #expect(error.relatedObjects == [book.objectID])
-        #expect(error.description == "Publisher p1: cannot be deleted while books still holds Book p1 (delete rule Deny)")
+        #expect(error.description == "Publisher/p1: cannot be deleted while books still holds Book/p1 (delete rule Deny)")
     }
 
     @Test func customRule1550() throws {
@@ -170,7 +170,7 @@ import Testing
         try book.set("note", "TODO: write")
         let failures = try F.failures { try context.save() }
         #expect(failures.map(\.code.rawValue) == [1550])
-        #expect(failures.first?.description == "Book t1: note \"TODO: write\" is not valid: notes must not contain TODO")
+        #expect(failures.first?.description == "Book/t1: note \"TODO: write\" is not valid: notes must not contain TODO")
     }
 
     @Test func severalFailuresAggregateAs1560WithEveryDetail() throws {
@@ -189,9 +189,9 @@ import Testing
             #expect(failure.errors.map(\.objectID) == [book.objectID, book.objectID, other.objectID])
             #expect(failure.description == """
                 3 validation errors:
-                  Book t1: title has no value, but it is required
-                  Book t1: price 5 is below the minimum 15
-                  Book t6: isbn "nope" does not match the pattern [0-9]{3}-[0-9]+
+                  Book/t1: title has no value, but it is required
+                  Book/t1: price 5 is below the minimum 15
+                  Book/t6: isbn "nope" does not match the pattern [0-9]{3}-[0-9]+
                 """)
         }
         // One object's own check aggregates too.
@@ -214,7 +214,7 @@ import Testing
             #expect(error.relatedObjects == [first.objectID])
             #expect(error.key == "isbn")
             #expect(error.value == "978-1")
-            #expect(error.description == "Book t6: isbn \"978-1\" is not unique: Book p1 has the same value (uniqueness constraint on isbn)")
+            #expect(error.description == "Book/t6: isbn \"978-1\" is not unique: Book/p1 has the same value (uniqueness constraint on isbn)")
         }
         // Changing the stored object's value away from it resolves the conflict.
         try first.set("isbn", "978-2")
@@ -257,8 +257,8 @@ import Testing
         try part.set("code", "X1")
         let failures = try F.failures { try context.save() }
         #expect(failures.map(\.description) == [
-            "Tool t1: code \"X1\" is not unique: Part t2 has the same value (uniqueness constraint on code)",
-            "Part t2: code \"X1\" is not unique: Tool t1 has the same value (uniqueness constraint on code)",
+            "Tool/t1: code \"X1\" is not unique: Part/t2 has the same value (uniqueness constraint on code)",
+            "Part/t2: code \"X1\" is not unique: Tool/t1 has the same value (uniqueness constraint on code)",
         ])
         try part.set("code", "X2")
         try context.save()

@@ -48,6 +48,33 @@ extension PredicateSQLCompiler {
         return .attribute(value.fragment, type)
     }
 
+    /// Compiles an aggregate of a dictionary fetch: its SQL and the type its value is
+    /// decoded as (Integer 64 for counts and sums of integers, Double for averages, the
+    /// attribute's own type otherwise).
+    func compileAggregate(_ expression: ExpressionDescription) throws -> (SQLFragment, AttributeType) {
+        let invalid = { (reason: String) in
+            FetchError.invalidProperty(entity: self.root.mapping.name, keyPath: expression.name, reason: reason)
+        }
+        guard let keyPath = expression.keyPath else {
+            guard expression.function == .count else { throw invalid("\(expression.function.rawValue) needs a key path") }
+            return (.groupAggregate(.count, nil), .integer64)
+        }
+        let value = try selection(keyPath, invalid)
+        guard let type = value.attributeType else { throw invalid("\(keyPath) is a relationship, not an attribute") }
+        let fragment = SQLFragment.groupAggregate(expression.function, value.fragment)
+        switch expression.function {
+        case .count:
+            return (fragment, .integer64)
+        case .sum, .average:
+            guard type.isNumeric else { throw invalid("\(expression.function.rawValue) needs a number, and \(keyPath) is \(type.xcodeName)") }
+            if expression.function == .average { return (fragment, .double) }
+            return (fragment, type.isInteger ? .integer64 : type)
+        case .min, .max:
+            guard SQLValueKind.orderable(value.kind, value.kind) else { throw invalid("the values of \(keyPath) have no order") }
+            return (fragment, type)
+        }
+    }
+
     /// The scope reached by a chain of to-one relationships from the root.
     private func scopeReached(by components: ArraySlice<String>) throws -> SQLScope {
         var scope = root

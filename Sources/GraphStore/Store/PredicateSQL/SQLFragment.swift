@@ -37,6 +37,9 @@ indirect enum SQLFragment: Sendable {
     /// `CASE WHEN guard IS NULL THEN NULL ELSE value END`: a value that must stay nil when
     /// the row it hangs off is missing (a to-many reached through a nil to-one).
     case nullWhenMissing(guard: SQLFragment, value: SQLFragment)
+    /// `COUNT(*)`, `COUNT(x)`, `SUM(x)`, `AVG(x)`, `MIN(x)`, `MAX(x)`: an aggregate over the
+    /// rows of a `GROUP BY` group (a dictionary fetch's ``ExpressionDescription``).
+    case groupAggregate(ExpressionDescription.Function, SQLFragment?)
 }
 
 /// A table occurrence in a query: rendered `t0` (the fetched entity), `t1`, `t2`, ….

@@ -43,6 +43,18 @@ struct SQLRenderer {
             return "(\(render(subquery)))"
         case .nullWhenMissing(let guardColumn, let value):
             return "CASE WHEN \(render(guardColumn)) IS NULL THEN NULL ELSE \(render(value)) END"
+        case .groupAggregate(let function, let value):
+            return "\(Self.sqlName(function))(\(value.map { render($0) } ?? "*"))"
+        }
+    }
+
+    private static func sqlName(_ function: ExpressionDescription.Function) -> String {
+        switch function {
+        case .count: "COUNT"
+        case .sum: "SUM"
+        case .average: "AVG"
+        case .min: "MIN"
+        case .max: "MAX"
         }
     }
 
