@@ -31,6 +31,8 @@ extension ManagedObjectContext {
     public func save(mergePolicy policy: MergePolicy) throws -> [MergeConflict] {
         guard hasChanges else { return [] }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
+        // Work built on a typed read or write that failed is not saved silently.
+        if let failure = accessErrorLog.failure { throw failure }
         let restorePoint = SaveRestorePoint(self)
         do {
             try watchingChanges(restorePoint) {

@@ -6,7 +6,7 @@ import GraphStore
 /// Clause words are found outside quotes and brackets, so a predicate may hold them in
 /// strings or inside `SUBQUERY(…)`; a key named like a clause word is written `#limit`.
 struct FetchCommandLine {
-    var request: FetchRequest
+    var request: FetchRequest<ManagedObject>
 
     static let entity = Placeholder("ENTITY", .entity)
     /// The clauses after the entity, as typed (never shown: the grammar is).
@@ -126,7 +126,7 @@ struct FetchCommandLine {
 extension Shell {
     /// Compiles a request (so a bad key path fails before any output) and prints its SQL
     /// when `.sql on` is set.
-    func prepareSQL(for request: FetchRequest, resultType: FetchResultType) throws {
+    func prepareSQL(for request: FetchRequest<ManagedObject>, resultType: FetchResultType) throws {
         let generated = try requireStore().sql(for: request, resultType: resultType)
         if settings.echoSQL { output(SQLText.lines(generated)) }
     }
