@@ -44,8 +44,10 @@ extension ManagedObjectContext {
                 try validatePendingChanges()
                 try markReorderedMembers(restorePoint)
             }
+            let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)
             let written = try writeChanges(policy)
             commit(rebased: written.rebased)
+            didSaveChanges?(changed)
             return written.overwritten
         } catch {
             restorePoint.restore(self)

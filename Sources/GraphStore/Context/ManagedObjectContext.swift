@@ -95,6 +95,9 @@ public final class ManagedObjectContext {
     }
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
+    /// Called after each successful save with the IDs of the stored objects it changed or
+    /// deleted, for other contexts to merge (see `Context/PersistentContainer.swift`).
+    var didSaveChanges: (([ObjectID]) -> Void)?
     /// What typed accessors could not do (see `Typed/ManagedObjectContext+AccessErrors.swift`).
     var accessErrorLog = AccessErrorLog()
     /// The classes of ``EntityObject`` registered with their related classes (see

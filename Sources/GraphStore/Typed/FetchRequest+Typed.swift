@@ -50,3 +50,15 @@ extension ManagedObjectContext {
         return try fetch(request.untyped).map { try $0.typed(T.self) }
     }
 }
+
+extension ManagedObjectContext {
+    /// The object with an ID (from another context, say) as an instance of its class.
+    ///
+    /// ```swift
+    /// let book = try context.object(for: id, as: Book.self)
+    /// ```
+    public func object<T: EntityObject>(for id: ObjectID, as type: T.Type) throws -> T {
+        register(T.self)
+        return try object(for: id).typed(T.self)
+    }
+}
