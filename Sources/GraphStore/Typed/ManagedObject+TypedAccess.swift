@@ -4,9 +4,18 @@
 /// inverses kept, undo registered), with a failure kept by the context instead of thrown
 /// (see ``AccessError``).
 extension ManagedObject {
-    /// An attribute as a typed property reads it.
-    @usableFromInline
-    func attributeProperty<Value: AttributeProperty>(_ key: String, as _: Value.Type = Value.self) -> Value {
+    /// An attribute as a typed property reads it: what a computed property in an extension
+    /// calls, where a property wrapper cannot be (generated `Category/Extension` code).
+    ///
+    /// ```swift
+    /// extension Book {
+    ///     public var title: String? {
+    ///         get { attributeProperty("title") }
+    ///         set { setAttributeProperty(newValue, "title") }
+    ///     }
+    /// }
+    /// ```
+    public func attributeProperty<Value: AttributeProperty>(_ key: String, as _: Value.Type = Value.self) -> Value {
         do {
             let stored = try value(forKey: key)
             if let value = Value.propertyValue(from: stored) { return value }
@@ -18,8 +27,7 @@ extension ManagedObject {
     }
 
     /// Writes an attribute as a typed property does.
-    @usableFromInline
-    func setAttributeProperty<Value: AttributeProperty>(_ value: Value, _ key: String) {
+    public func setAttributeProperty<Value: AttributeProperty>(_ value: Value, _ key: String) {
         do {
             try setValue(value.storedValue, forKey: key)
         } catch {
@@ -27,9 +35,8 @@ extension ManagedObject {
         }
     }
 
-    /// A relationship as a typed property reads it.
-    @usableFromInline
-    func relationshipProperty<Value: RelationshipProperty>(_ key: String, as _: Value.Type = Value.self) -> Value {
+    /// A relationship as a typed property reads it (see ``attributeProperty(_:as:)``).
+    public func relationshipProperty<Value: RelationshipProperty>(_ key: String, as _: Value.Type = Value.self) -> Value {
         do {
             return try Value.propertyValue(of: self, key: key)
         } catch {
@@ -39,8 +46,7 @@ extension ManagedObject {
     }
 
     /// Writes a relationship as a typed property does.
-    @usableFromInline
-    func setRelationshipProperty<Value: RelationshipProperty>(_ value: Value, _ key: String) {
+    public func setRelationshipProperty<Value: RelationshipProperty>(_ value: Value, _ key: String) {
         do {
             try value.store(in: self, key: key)
         } catch {
