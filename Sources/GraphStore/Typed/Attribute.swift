@@ -13,7 +13,8 @@
 /// A read fires the object's fault; a write records the change, registers undo and marks the
 /// object updated, exactly as ``ManagedObject/get(_:as:)`` and ``ManagedObject/set(_:_:)``
 /// do. A read or write that fails keeps its error with the context (see ``AccessError``).
-/// `graphstore codegen` writes these properties from a model (see ``ModelCodeGenerator``).
+/// `graphstore codegen` writes the same properties as computed ones (see ``ModelCodeGenerator``):
+/// a wrapper reads its key from the object's storage, an exclusivity-checked access, on every use.
 ///
 /// Why a property wrapper and not a macro: a macro needs swift-syntax, which every build of
 /// a package using GraphStore would compile (one to two and a half minutes on a small

@@ -1,7 +1,9 @@
 /// Swift source for a model's entities, as Xcode's "Codegen" setting makes it: one file per
 /// entity, a whole class for "Class Definition", the properties in an extension of the
 /// app's own class for "Category/Extension", nothing for "Manual/None" (unless every entity
-/// is asked for). What `graphstore codegen` and the GraphStoreCodegen plugin write.
+/// is asked for). Properties are computed ones over ``ManagedObject/attributeProperty(_:as:)``
+/// and its siblings, with the same behaviour as ``Attribute`` and ``Relationship`` (which
+/// are for classes written by hand) at the cost of `get`/`set`. What `graphstore codegen` and the GraphStoreCodegen plugin write.
 ///
 /// ```swift
 /// let model = try ModelFile(path: "BookStore.xcdatamodeld").model
@@ -91,14 +93,7 @@ public struct ModelCodeGenerator: Sendable {
         lines.append("    \(override)public class var relatedClasses: [any EntityObject.Type] { [\(relatedClasses(entity).map { "\($0).self" }.joined(separator: ", "))] }")
         lines.append(propertyNames(entity, className: name, inherited: true))
         lines.append("    \(override)public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }")
-        lines.append("")
-        for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-            guard let type = swiftType(attribute), !Self.clashes(attribute.name) else { continue }
-            lines.append("    @Attribute(\(literal(attribute.name))) public var \(identifier(attribute.name)): \(type)")
-        }
-        for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !Self.clashes(relationship.name) {
-            lines.append("    @Relationship(\(literal(relationship.name))) public var \(identifier(relationship.name)): \(swiftType(relationship))")
-        }
+        lines += accessors(entity)
         lines.append("}")
         lines.append(memberMethods(entity, className: name))
         return lines.joined(separator: "\n") + "\n"
@@ -111,24 +106,30 @@ public struct ModelCodeGenerator: Sendable {
         lines.append("    public static var relatedClasses: [any EntityObject.Type] { [\(relatedClasses(entity).map { "\($0).self" }.joined(separator: ", "))] }")
         lines.append(propertyNames(entity, className: name, inherited: true))
         lines.append("    public static func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }")
-        for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
-            guard let type = swiftType(attribute), !Self.clashes(attribute.name) else { continue }
-            lines.append("")
-            lines.append("    public var \(identifier(attribute.name)): \(type) {")
-            lines.append("        get { attributeProperty(\(literal(attribute.name))) }")
-            lines.append("        set { setAttributeProperty(newValue, \(literal(attribute.name))) }")
-            lines.append("    }")
-        }
-        for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !Self.clashes(relationship.name) {
-            lines.append("")
-            lines.append("    public var \(identifier(relationship.name)): \(swiftType(relationship)) {")
-            lines.append("        get { relationshipProperty(\(literal(relationship.name))) }")
-            lines.append("        set { setRelationshipProperty(newValue, \(literal(relationship.name))) }")
-            lines.append("    }")
-        }
+        lines += accessors(entity)
         lines.append("}")
         lines.append(memberMethods(entity, className: name))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The typed properties of the attributes and relationships the entity declares:
+    /// computed ones, whose model name is a literal, so that a read or write costs what
+    /// `get`/`set` cost (a property wrapper reads its key from the object's storage, an
+    /// exclusivity-checked access, on every use).
+    private func accessors(_ entity: EntityDescription) -> [String] {
+        var lines: [String] = []
+        for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
+            guard let type = swiftType(attribute), !Self.clashes(attribute.name) else { continue }
+            lines += ["", "    public var \(identifier(attribute.name)): \(type) {",
+                "        get { attributeProperty(\(literal(attribute.name))) }",
+                "        set { setAttributeProperty(newValue, \(literal(attribute.name))) }", "    }"]
+        }
+        for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !Self.clashes(relationship.name) {
+            lines += ["", "    public var \(identifier(relationship.name)): \(swiftType(relationship)) {",
+                "        get { relationshipProperty(\(literal(relationship.name))) }",
+                "        set { setRelationshipProperty(newValue, \(literal(relationship.name))) }", "    }"]
+        }
+        return lines
     }
 
     /// The key paths `#Predicate` and `SortDescriptor` may name, inherited ones included (a

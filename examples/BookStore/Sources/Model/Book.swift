@@ -15,10 +15,25 @@ public final class Book: ManagedObject, EntityObject {
     ]
     public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 
-    @Attribute("price") public var price: Float
-    @Attribute("title") public var title: String?
-    @Relationship("category") public var category: BookCategory?
-    @Relationship("pages") public var pages: [Page]
+    public var price: Float {
+        get { attributeProperty("price") }
+        set { setAttributeProperty(newValue, "price") }
+    }
+
+    public var title: String? {
+        get { attributeProperty("title") }
+        set { setAttributeProperty(newValue, "title") }
+    }
+
+    public var category: BookCategory? {
+        get { relationshipProperty("category") }
+        set { setRelationshipProperty(newValue, "category") }
+    }
+
+    public var pages: [Page] {
+        get { relationshipProperty("pages") }
+        set { setRelationshipProperty(newValue, "pages") }
+    }
 }
 
 extension Book {

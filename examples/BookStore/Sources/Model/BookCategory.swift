@@ -13,8 +13,15 @@ public final class BookCategory: ManagedObject, EntityObject {
     ]
     public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 
-    @Attribute("name") public var name: String?
-    @Relationship("books") public var books: Set<Book>
+    public var name: String? {
+        get { attributeProperty("name") }
+        set { setAttributeProperty(newValue, "name") }
+    }
+
+    public var books: Set<Book> {
+        get { relationshipProperty("books") }
+        set { setRelationshipProperty(newValue, "books") }
+    }
 }
 
 extension BookCategory {

@@ -13,7 +13,14 @@ public final class Page: ManagedObject, EntityObject {
     ]
     public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 
-    @Attribute("text") public var text: String?
-    @Relationship("book") public var book: Book?
+    public var text: String? {
+        get { attributeProperty("text") }
+        set { setAttributeProperty(newValue, "text") }
+    }
+
+    public var book: Book? {
+        get { relationshipProperty("book") }
+        set { setRelationshipProperty(newValue, "book") }
+    }
 }
 
