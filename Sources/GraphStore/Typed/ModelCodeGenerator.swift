@@ -82,30 +82,27 @@ public struct ModelCodeGenerator: Sendable {
     }
 
     private func classDefinition(_ entity: EntityDescription) -> String {
-        let name = className(of: entity)
         let parent = entity.parent.flatMap(model.entity(named:)).flatMap { generation(of: $0) == .classDefinition ? $0 : nil }
         let hasSubclasses = model.subentities(of: entity.name).contains { generation(of: $0) == .classDefinition }
         let keyword = hasSubclasses ? "public class" : "public final class"
         let inherits = parent.map { className(of: $0) } ?? "ManagedObject, EntityObject"
-        let override = parent == nil ? "" : "override "
-        var lines = [header(entity) + "\(keyword) \(name): \(inherits) {"]
-        lines.append("    \(override)public class var entityName: String { \(literal(entity.name)) }")
-        lines.append("    \(override)public class var relatedClasses: [any EntityObject.Type] { [\(relatedClasses(entity).map { "\($0).self" }.joined(separator: ", "))] }")
-        lines.append(propertyNames(entity, className: name, inherited: true))
-        lines.append("    \(override)public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }")
-        lines += accessors(entity)
-        lines.append("}")
-        lines.append(memberMethods(entity, className: name))
-        return lines.joined(separator: "\n") + "\n"
+        return body(entity, opening: "\(keyword) \(className(of: entity)): \(inherits)", members: parent == nil ? "public class" : "override public class")
     }
 
     private func categoryExtension(_ entity: EntityDescription) -> String {
+        body(entity, opening: "extension \(className(of: entity)): EntityObject", members: "public static")
+    }
+
+    /// A class or extension: the EntityObject requirements (`members` says how they are
+    /// declared), the properties, then the to-many methods.
+    private func body(_ entity: EntityDescription, opening: String, members: String) -> String {
         let name = className(of: entity)
-        var lines = [header(entity) + "extension \(name): EntityObject {"]
-        lines.append("    public static var entityName: String { \(literal(entity.name)) }")
-        lines.append("    public static var relatedClasses: [any EntityObject.Type] { [\(relatedClasses(entity).map { "\($0).self" }.joined(separator: ", "))] }")
-        lines.append(propertyNames(entity, className: name, inherited: true))
-        lines.append("    public static func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }")
+        let related = relatedClasses(entity).map { "\($0).self" }.joined(separator: ", ")
+        var lines = [header(entity) + opening + " {"]
+        lines.append("    \(members) var entityName: String { \(literal(entity.name)) }")
+        lines.append("    \(members) var relatedClasses: [any EntityObject.Type] { [\(related)] }")
+        lines.append(propertyNames(entity, className: name))
+        lines.append("    \(members) func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }")
         lines += accessors(entity)
         lines.append("}")
         lines.append(memberMethods(entity, className: name))
@@ -134,7 +131,7 @@ public struct ModelCodeGenerator: Sendable {
 
     /// The key paths `#Predicate` and `SortDescriptor` may name, inherited ones included (a
     /// key path names its root class: `\Novel.title` is not `\Book.title`).
-    private func propertyNames(_ entity: EntityDescription, className name: String, inherited: Bool) -> String {
+    private func propertyNames(_ entity: EntityDescription, className name: String) -> String {
         let attributes = model.attributes(of: entity.name).filter { swiftType($0) != nil }.map(\.name)
         let names = (attributes + model.relationships(of: entity.name).map(\.name)).filter { !Self.clashes($0) }.sorted()
         let entries = names.map { "\\.\(identifier($0)): \(literal($0))" }
