@@ -42,7 +42,7 @@ import TestScratch
     }
 
     /// Corpus models of several shapes (inheritance, to-many, ordered, every attribute type),
-    /// each generated with --all and type-checked with swiftc in Swift 6 mode, warnings as errors.
+    /// each generated with --all and compiled with swiftc in Swift 6 mode, warnings as errors.
     @Test func generatedCodeCompilesWithoutWarnings() throws {
         let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         guard FileManager.default.fileExists(atPath: corpus.path) else {
@@ -60,7 +60,7 @@ import TestScratch
         for model in models {
             let (output, result) = try generate(corpus.appendingPathComponent(model).path, all: true)
             #expect(result.status == 0, "\(model): \(result.stderr)")
-            let (status, text) = try typecheck(output)
+            let (status, text) = try SwiftCompiler.checkFolder(output)
             #expect(status == 0, "\(model):\n\(text)")
         }
     }
@@ -95,28 +95,7 @@ import TestScratch
         #expect(generated["Note+Properties.swift"]?.contains("public var stars: Int16 {") == true)
         #expect(generated["Folder.swift"]?.contains("public var created: Date {") == true)
         try "import GraphStore\npublic final class Note: ManagedObject {}\n".write(toFile: output + "/Note.swift", atomically: true, encoding: .utf8)
-        let (status, text) = try typecheck(output)
+        let (status, text) = try SwiftCompiler.checkFolder(output)
         #expect(status == 0, "\(text)")
-    }
-
-    /// Type-checks the Swift files of a folder against the built GraphStore module, in
-    /// Swift 6 mode with warnings as errors.
-    func typecheck(_ folder: String) throws -> (Int32, String) {
-        let modules = URL(fileURLWithPath: GraphStoreBinary.path).deletingLastPathComponent().appendingPathComponent("Modules").path
-        let root = GraphStoreBinary.packageRoot.path
-        let sources = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }
-        do {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            check.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
-                "-Xcc", "-fmodule-map-file=\(root)/Sources/CSQLite/module.modulemap", "-Xcc", "-fmodule-map-file=\(root)/Sources/CZlib/module.modulemap"] + sources
-            let pipe = Pipe()
-            check.standardError = pipe
-            check.standardOutput = pipe
-            try check.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            check.waitUntilExit()
-            return (check.terminationStatus, text)
-        }
     }
 }
