@@ -81,10 +81,11 @@ public final class PersistentContainer: Sendable {
     }
 
     @MainActor private func mergeIntoViewContext(_ changed: [ObjectID]) {
+        guard let first = changed.first else { return }
         do {
             try viewContext.mergeChanges(changed)
         } catch {
-            viewContext.accessErrorLog.append(AccessError(objectID: changed[0], key: "(merge)", underlying: error))
+            viewContext.accessErrorLog.append(AccessError(objectID: first, key: "(merge)", underlying: error))
         }
     }
 }
