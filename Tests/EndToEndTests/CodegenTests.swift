@@ -33,6 +33,29 @@ import TestScratch
         #expect(generated["BookCategory.swift"]?.contains("public var books: Set<Book> {") == true)
     }
 
+    /// The example's generated classes read the store Core Data itself wrote for the book
+    /// (the corpus's seed.sqlite), without changing a byte of it.
+    @Test func theGeneratedClassesReadACorpusStore() throws {
+        let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard FileManager.default.fileExists(atPath: corpus.path) else {
+            if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" { Issue.record("../shared/corpus is required but missing") }
+            print("skipped theGeneratedClassesReadACorpusStore: ../shared/corpus is not present")
+            return
+        }
+        let seed = corpus.appendingPathComponent("stores/Apress__pro-ios-persistence/Ch04/BookStore/BookStore/seed.sqlite").path
+        let before = BrokenStores.bytes(of: seed)
+        let (output, status) = try ExampleTests.run(try ExampleTests.product("bookstore-example"), ["--list", seed])
+        #expect(status == 0)
+        #expect(output == """
+            The first book (Fiction): 10.0, 0 pages
+            The fourth book (Biography): 12.0, 0 pages
+            The second book (Fiction): 15.0, 0 pages
+            The third book (Biography): 10.0, 0 pages
+
+            """)
+        #expect(BrokenStores.bytes(of: seed) == before)
+    }
+
     @Test func usageErrorsExitWithTwo() throws {
         #expect(try GraphStoreBinary.run(["codegen", "--output", "/tmp"]).status == 2)
         #expect(try GraphStoreBinary.run(["codegen", "--model"]).status == 2)

@@ -4,6 +4,7 @@
 // with a message that says why.
 //
 //     swift run bookstore-example /tmp/BookStore.sqlite
+//     swift run bookstore-example --list STORE      # any BookStore store, read-only
 //     graphstore --write --model examples/BookStore/BookStore.xcdatamodeld /tmp/BookStore.sqlite \
 //         < examples/BookStore/validation.graphstore
 //
@@ -30,6 +31,21 @@ let model = try ManagedObjectModel {
     EntityDescription("Page") {
         AttributeDescription("text", .string)
         RelationshipDescription("book", to: "Book", inverse: "pages")
+    }
+}
+
+// `--list STORE`: the books of a store someone else wrote (Core Data's own seed.sqlite, say),
+// read-only, through the generated classes.
+if path == "--list" {
+    do {
+        let context = ManagedObjectContext(store: try PersistentStore(path: CommandLine.arguments.dropFirst(2).first ?? "BookStore.sqlite", model: model))
+        for book in try context.fetch(FetchRequest<Book>(sortBy: [SortDescriptor(\.title)])) {
+            print("\(book.title ?? "") (\(book.category?.name ?? "no category")): \(book.price), \(book.pages.count) pages")
+        }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("bookstore-example: \(error)\n".utf8))
+        exit(1)
     }
 }
 
