@@ -68,6 +68,9 @@ enum TypedBenchmark {
         print(String(format: "  #Predicate %.3f s cpu, format %.3f s cpu: %.3f× cpu (target ≤ 1.02×); rounds: %@", fetch.timing("predicate").cpu,
             fetch.timing("format").cpu, fetch.timing("predicate").cpu / fetch.timing("format").cpu,
             fetch.cpuRatios("predicate", to: "format").map { String(format: "%.3f×", $0) }.joined(separator: " ")))
+        let making = try AlternatingRuns("typed-fetch", sides: ["translate", "parse"], arguments: [path])
+        print(String(format: "  making the request 100,000 times: #Predicate translated %.3f s cpu, format string parsed %.3f s cpu: %.2f×",
+            making.timing("translate").cpu, making.timing("parse").cpu, making.timing("translate").cpu / making.timing("parse").cpu))
     }
 
     /// `child typed-access typed|keyed`.
@@ -160,8 +163,24 @@ enum TypedBenchmark {
         return sum
     }
 
+    /// `child typed-fetch translate|parse PATH`: making the request alone, 100,000 times.
+    static func requestChild(side: String) throws {
+        try ChildRun.report {
+            var sum = 0
+            for _ in 0..<100_000 {
+                if side == "translate" {
+                    sum &+= try FetchRequest<Word>(predicate: #Predicate { $0.length > 10 && $0.text.starts(with: "ab") }).sortKeys.count + 1
+                } else {
+                    sum &+= try FetchRequest(entityName: "Word", format: "length > 10 AND text BEGINSWITH 'ab'").sortKeys.count + 1
+                }
+            }
+            return sum
+        }
+    }
+
     /// `child typed-fetch predicate|format PATH`.
     static func fetchChild(side: String, path: String) throws {
+        if side == "translate" || side == "parse" { return try requestChild(side: side) }
         let context = ManagedObjectContext(store: try PersistentStore(path: path, model: WordList.model))
         context.register(Word.self)
         try ChildRun.report {
