@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GraphStore", targets: ["GraphStore"]),
         .library(name: "GraphStoreShell", targets: ["GraphStoreShell"]),
         .executable(name: "graphstore", targets: ["graphstore"]),
+        .plugin(name: "GraphStoreCodegen", targets: ["GraphStoreCodegen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
@@ -47,6 +48,11 @@ let package = Package(
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
         .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
+        // Generates an app's classes from its .xcdatamodeld at build time (`graphstore codegen`).
+        .plugin(name: "GraphStoreCodegen", capability: .buildTool(), dependencies: ["graphstore"]),
+        .executableTarget(
+            name: "plugin-example", dependencies: ["GraphStore"], path: "examples/PluginExample/Sources",
+            resources: [.copy("BookStore.xcdatamodeld")], plugins: ["GraphStoreCodegen"]),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         // Tests' temporary files, removed when the test process exits.
         .target(name: "TestScratch", dependencies: ["CSQLite"], path: "Tests/TestScratch"),

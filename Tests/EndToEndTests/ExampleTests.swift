@@ -26,6 +26,7 @@ import TestScratch
         ("GroceryDude", "groceries-example", ["Cascade"], "program-cascade"),
         ("GroceryDude", "groceries-example", ["Nullify"], "program-nullify"),
         ("Users", "users-example", [], "program"),
+        ("PluginExample", "plugin-example", [], "program"),
     ]
 
     static let scripts: [Script] = [

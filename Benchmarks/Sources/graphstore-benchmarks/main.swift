@@ -9,6 +9,7 @@ let all: [String: () throws -> Void] = [
     "fetch": FetchBenchmark.run,
     "validate": Validate.run,
     "undo": UndoBenchmark.run,
+    "typed": TypedBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
@@ -16,6 +17,8 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
     do {
         switch benchmark {
         case "wordlist": try WordList.childMain(side: side)
+        case "typed-access": try TypedBenchmark.accessChild(side: side)
+        case "typed-fetch" where CommandLine.arguments.count == 5: try TypedBenchmark.fetchChild(side: side, path: CommandLine.arguments[4])
         case "fetch" where CommandLine.arguments.count == 5: try FetchBenchmark.childMain(side: side, path: CommandLine.arguments[4])
         default: throw BenchmarkError("unknown child: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
         }

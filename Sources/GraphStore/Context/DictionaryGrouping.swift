@@ -10,7 +10,7 @@ struct DictionaryGrouping {
         var values: [String: [SQLiteValue]] = [:]
     }
 
-    let request: FetchRequest
+    let request: FetchRequest<ManagedObject>
     /// The types results are decoded with: those the SQL query decodes with.
     let types: [String: AttributeType]
     /// The key paths each row is read at: the groups', then the aggregates'.
@@ -18,7 +18,7 @@ struct DictionaryGrouping {
     private var groups: [[FetchedValue?]: Group] = [:]
     private var order: [[FetchedValue?]] = []
 
-    init(request: FetchRequest, types: [FetchQuery.PropertyColumn]) {
+    init(request: FetchRequest<ManagedObject>, types: [FetchQuery.PropertyColumn]) {
         self.request = request
         self.types = Dictionary(types.compactMap { column in column.attributeType.map { (column.name, $0) } }) { first, _ in first }
         var keyPaths = request.propertiesToGroupBy
@@ -122,7 +122,7 @@ struct DictionaryGrouping {
     // MARK: - Having, order, window
 
     /// A request's having predicate, its strings compared with date entries read as dates.
-    static func having(of request: FetchRequest, types: [FetchQuery.PropertyColumn]) throws -> ObjectPredicate? {
+    static func having(of request: FetchRequest<ManagedObject>, types: [FetchQuery.PropertyColumn]) throws -> ObjectPredicate? {
         let dates = Set(types.filter { $0.attributeType == .date }.map(\.name))
         return try request.havingPredicate?.readingDateStrings { dates.contains($0.joined(separator: ".")) }
     }
@@ -173,7 +173,7 @@ struct DictionaryGrouping {
     }
 
     /// The request's offset and limit applied.
-    static func window(_ results: [[String: FetchedValue]], _ request: FetchRequest) -> [[String: FetchedValue]] {
+    static func window(_ results: [[String: FetchedValue]], _ request: FetchRequest<ManagedObject>) -> [[String: FetchedValue]] {
         let start = min(request.fetchOffset, results.count)
         let end = request.fetchLimit.map { min(results.count, start + $0) } ?? results.count
         return Array(results[start..<end])

@@ -34,7 +34,16 @@
 /// request.fetchLimit = 10
 /// let books = try context.fetch(request)
 /// ```
-public struct FetchRequest: Sendable {
+///
+/// `Result` is the class of the objects fetched, as in Core Data's `NSFetchRequest<Result>`:
+/// ``ManagedObject`` for a request by entity name (above), or a generated class, whose
+/// requests take a `#Predicate` and return instances of the class (see
+/// `Typed/FetchRequest+Typed.swift`):
+///
+/// ```swift
+/// let cheap = try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.price < 20 }, sortBy: [SortDescriptor(\.title)]))
+/// ```
+public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity whose objects are fetched.
     public var entityName: String
     /// Whether objects of sub-entities are included (the default), as in Core Data.
@@ -72,23 +81,49 @@ public struct FetchRequest: Sendable {
     /// For dictionary results: whether repeated dictionaries are returned once.
     public var returnsDistinctResults: Bool = false
 
-    /// A request for the objects of an entity that match a predicate.
-    public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
+    /// A request of any result class for an entity (the typed and untyped inits call this).
+    init(uncheckedEntityName entityName: String, predicate: ObjectPredicate?, sortKeys: [SortKey]) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortKeys = sortKeys
     }
 
-    /// A request whose predicate is parsed from a format string (`%@`, `%K`, … from `arguments`).
-    public init(entityName: String, format: String, _ arguments: any PredicateArgument...) throws {
-        self.init(entityName: entityName, predicate: try ObjectPredicate(format: format, argumentArray: arguments))
+    /// The same request with another result class (every setting kept).
+    init<Other>(_ other: FetchRequest<Other>) {
+        self.init(uncheckedEntityName: other.entityName, predicate: other.predicate, sortKeys: other.sortKeys)
+        includesSubentities = other.includesSubentities
+        fetchLimit = other.fetchLimit
+        fetchOffset = other.fetchOffset
+        fetchBatchSize = other.fetchBatchSize
+        includesPendingChanges = other.includesPendingChanges
+        resultType = other.resultType
+        propertiesToFetch = other.propertiesToFetch
+        propertiesToGroupBy = other.propertiesToGroupBy
+        havingPredicate = other.havingPredicate
+        returnsDistinctResults = other.returnsDistinctResults
     }
+
+    /// The request as the fetch engine runs it: by entity name, results of any class.
+    var untyped: FetchRequest<ManagedObject> { FetchRequest<ManagedObject>(self) }
 
     /// Throws when the window makes no sense (a negative limit, offset or batch size).
     func validate() throws(FetchError) {
         if let fetchLimit, fetchLimit < 0 { throw .invalidRequest("the fetch limit \(fetchLimit) is negative") }
         if fetchOffset < 0 { throw .invalidRequest("the fetch offset \(fetchOffset) is negative") }
         if fetchBatchSize < 0 { throw .invalidRequest("the batch size \(fetchBatchSize) is negative") }
+    }
+}
+
+/// Requests by entity name, whose results are ``ManagedObject``s.
+extension FetchRequest where Result == ManagedObject {
+    /// A request for the objects of an entity that match a predicate.
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
+        self.init(uncheckedEntityName: entityName, predicate: predicate, sortKeys: sortKeys)
+    }
+
+    /// A request whose predicate is parsed from a format string (`%@`, `%K`, … from `arguments`).
+    public init(entityName: String, format: String, _ arguments: any PredicateArgument...) throws {
+        self.init(entityName: entityName, predicate: try ObjectPredicate(format: format, argumentArray: arguments))
     }
 }
 

@@ -10,7 +10,8 @@ extension ManagedObjectContext {
     /// ```swift
     /// let cheap = try context.count(for: FetchRequest(entityName: "Book", format: "price < 10"))
     /// ```
-    public func count(for request: FetchRequest) throws -> Int {
+    public func count(for request: FetchRequest<some ManagedObject>) throws -> Int {
+        let request = request.untyped
         var unordered = request
         unordered.sortKeys = []
         let query = try store.fetchQuery(for: unordered, selection: .count)
@@ -27,7 +28,7 @@ extension ManagedObjectContext {
         return request.fetchLimit.map { min($0, afterOffset) } ?? afterOffset
     }
 
-    private func countInMemory(_ request: FetchRequest, _ rows: FetchQuery) throws -> Int {
+    private func countInMemory(_ request: FetchRequest<ManagedObject>, _ rows: FetchQuery) throws -> Int {
         var count = 0
         try enumerate(request, rows) { _ in count += 1 }
         return count

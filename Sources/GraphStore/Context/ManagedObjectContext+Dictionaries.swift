@@ -20,8 +20,8 @@ extension ManagedObjectContext {
     /// request.returnsDistinctResults = true
     /// let names = try context.fetchDictionaries(request).compactMap { $0["category.name"] }
     /// ```
-    public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: FetchedValue]] {
-        var request = request
+    public func fetchDictionaries(_ request: FetchRequest<some ManagedObject>) throws -> [[String: FetchedValue]] {
+        var request = request.untyped
         request.includesPendingChanges = false
         if request.propertiesToFetch.isEmpty { request.propertiesToFetch = try defaultProperties(of: request.entityName) }
         let query = try store.fetchQuery(for: request, resultType: .dictionary)
@@ -42,7 +42,7 @@ extension ManagedObjectContext {
     /// A grouped or aggregated dictionary fetch computed in memory from the matching objects
     /// (what ``fetchDictionaries(_:)`` does when SQL cannot filter them; tests compare the
     /// two).
-    func groupedInMemory(_ request: FetchRequest) throws -> [[String: FetchedValue]] {
+    func groupedInMemory(_ request: FetchRequest<ManagedObject>) throws -> [[String: FetchedValue]] {
         var request = request
         request.includesPendingChanges = false
         // The result types are those the SQL query would decode with.
@@ -74,7 +74,7 @@ extension ManagedObjectContext {
 
     /// With an in-memory residual: the rows are read in a context of their own (so the
     /// store's values decide, not this context's unsaved ones), filtered, then windowed.
-    private func dictionariesInMemory(_ request: FetchRequest, _ rows: FetchQuery) throws -> [[String: FetchedValue]] {
+    private func dictionariesInMemory(_ request: FetchRequest<ManagedObject>, _ rows: FetchQuery) throws -> [[String: FetchedValue]] {
         let scratch = ManagedObjectContext(store: store)
         var unwindowed = request
         unwindowed.fetchLimit = nil

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     /// let request = try FetchRequest(entityName: "Book", format: "category.name == %@", "Fiction")
     /// for book in try context.fetch(request) { print(try book.get("title", as: String.self) ?? "") }
     /// ```
-    public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
+    public func fetch(_ request: FetchRequest<ManagedObject>) throws -> FetchedObjects {
         var entries: [FetchedObjects.Entry] = []
         try runFetch(request, try fetchQuery(request, readsRows: request.fetchBatchSize == 0)) { candidate in
             entries.append(FetchedObjects.Entry(candidate))
@@ -23,7 +23,8 @@ extension ManagedObjectContext {
     /// ```swift
     /// let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Book"))
     /// ```
-    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+    public func fetchObjectIDs(_ request: FetchRequest<some ManagedObject>) throws -> [ObjectID] {
+        let request = request.untyped
         var ids: [ObjectID] = []
         try runFetch(request, try fetchQuery(request, readsRows: false)) { candidate in
             ids.append(candidate.id)
@@ -43,12 +44,12 @@ extension ManagedObjectContext {
     ///     total += Int(try word.get("length", as: Int64.self) ?? 0)
     /// }
     /// ```
-    public func enumerate(_ request: FetchRequest, _ body: (ManagedObject) throws -> Void) throws {
+    public func enumerate(_ request: FetchRequest<ManagedObject>, _ body: (ManagedObject) throws -> Void) throws {
         try enumerate(request, try fetchQuery(request, readsRows: true), body)
     }
 
     /// ``enumerate(_:_:)`` with the request's `.rows` query compiled already.
-    func enumerate(_ request: FetchRequest, _ query: FetchQuery, _ body: (ManagedObject) throws -> Void) throws {
+    func enumerate(_ request: FetchRequest<ManagedObject>, _ query: FetchQuery, _ body: (ManagedObject) throws -> Void) throws {
         // The object made for the previous row, by entity number and key (plain integers: no
         // reference kept). It is let go of once the next row has been read, when nothing of
         // the fetch holds it any more. Letting go of each object right away, rather than a

@@ -4,19 +4,19 @@ extension ManagedObjectContext {
     /// The compiled query a fetch runs: whole rows (objects) or keys only (object IDs,
     /// batches). A predicate with an in-memory part always compiles to rows, since the
     /// values are needed to finish it (see ``PersistentStore/fetchQuery(for:)``).
-    func fetchQuery(_ request: FetchRequest, readsRows: Bool) throws -> FetchQuery {
+    func fetchQuery(_ request: FetchRequest<ManagedObject>, readsRows: Bool) throws -> FetchQuery {
         try store.fetchQuery(for: request, selection: readsRows ? .rows : .keys)
     }
 
     /// Runs a request's compiled query and hands each result to `body` (which returns false
     /// to stop). A `.rows` query makes objects of its rows; a `.keys` query reads keys only.
-    func runFetch(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
+    func runFetch(_ request: FetchRequest<ManagedObject>, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
         // Unsaved objects are judged in memory before the rows: the store's interrupt stops
         // their regular expression matches too.
         try store.watchingInterrupts { try runFetchWatched(request, query, body) }
     }
 
-    private func runFetchWatched(_ request: FetchRequest, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
+    private func runFetchWatched(_ request: FetchRequest<ManagedObject>, _ query: FetchQuery, _ body: (FetchCandidate) throws -> Bool) throws {
         let pending = try PendingFetchChanges(context: self, request: request, query: query)
         let rows = FetchRowConverter(context: self, query: query, pending: pending, predicate: request.predicate)
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)

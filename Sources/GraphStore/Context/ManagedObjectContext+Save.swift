@@ -31,6 +31,8 @@ extension ManagedObjectContext {
     public func save(mergePolicy policy: MergePolicy) throws -> [MergeConflict] {
         guard hasChanges else { return [] }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
+        // Work built on a typed read or write that failed is not saved silently.
+        if let failure = accessErrorLog.failure { throw failure }
         let restorePoint = SaveRestorePoint(self)
         do {
             try watchingChanges(restorePoint) {
@@ -42,8 +44,10 @@ extension ManagedObjectContext {
                 try validatePendingChanges()
                 try markReorderedMembers(restorePoint)
             }
+            let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)
             let written = try writeChanges(policy)
             commit(rebased: written.rebased)
+            didSaveChanges?(changed)
             return written.overwritten
         } catch {
             restorePoint.restore(self)

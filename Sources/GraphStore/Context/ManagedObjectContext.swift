@@ -95,6 +95,14 @@ public final class ManagedObjectContext {
     }
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
+    /// Called after each successful save with the IDs of the stored objects it changed or
+    /// deleted, for other contexts to merge (see `Context/PersistentContainer.swift`).
+    var didSaveChanges: (([ObjectID]) -> Void)?
+    /// What typed accessors could not do (see `Typed/ManagedObjectContext+AccessErrors.swift`).
+    var accessErrorLog = AccessErrorLog()
+    /// The classes of ``EntityObject`` registered with their related classes (see
+    /// `Typed/EntityObject.swift`), by identity.
+    var registeredEntityClasses: Set<ObjectIdentifier> = []
 
     /// What is about to change (attribute and relationship indexes are the mapping's).
     enum ChangeKind {
@@ -203,10 +211,27 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
         let template = try insertionTemplate(entityName)
-        let mapping = template.mapping
+        let object = template.type.init(objectID: newTemporaryID(for: template.mapping), context: self)
+        try completeInsertion(object)
+        return object
+    }
+
+    /// The next temporary ID for a new object of an entity.
+    func newTemporaryID(for mapping: EntityMapping) -> ObjectID {
         let id = ObjectID(temporaryFor: mapping, serial: nextTemporaryID)
         nextTemporaryID += 1
-        let object = template.type.init(objectID: id, context: self)
+        return id
+    }
+
+    /// The mapping of an entity a new object may be made of (not abstract), checked.
+    func insertableMapping(_ entityName: String) throws -> EntityMapping {
+        try insertionTemplate(entityName).mapping
+    }
+
+    /// Makes a newly made object an inserted one: whole, with its default values, listed,
+    /// awake. Throws (leaving it unlisted) when an observer refuses the insert.
+    func completeInsertion(_ object: ManagedObject) throws {
+        let mapping = object.mapping
         object.isFault = false
         object.hasData = true
         object.lifecycle = .inserted
@@ -217,7 +242,6 @@ public final class ManagedObjectContext {
         for observer in changeObservers { try observer(object, .insert) }
         inserted.append(object)
         object.awakeFromInsert()
-        return object
     }
 
     /// Inserts a new object as an instance of a subclass.
@@ -395,6 +419,7 @@ public final class ManagedObjectContext {
         inserted = InsertionList()
         updated = [:]
         deleted = [:]
+        accessErrorLog = AccessErrorLog()
     }
 
     /// Forgets every object (unsaved changes included) so that memory is released.
@@ -413,6 +438,7 @@ public final class ManagedObjectContext {
         inserted = InsertionList()
         updated = [:]
         deleted = [:]
+        accessErrorLog = AccessErrorLog()
     }
 }
 

@@ -27,7 +27,7 @@ struct PendingFetchChanges {
 
     init() {}
 
-    init(context: ManagedObjectContext, request: FetchRequest, query: FetchQuery) throws {
+    init(context: ManagedObjectContext, request: FetchRequest<ManagedObject>, query: FetchQuery) throws {
         guard request.includesPendingChanges else { return }
         let numbers = Set(query.family.map(\.number))
         let sorted = !query.sorts.isEmpty

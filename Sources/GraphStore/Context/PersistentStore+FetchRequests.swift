@@ -13,8 +13,8 @@ extension PersistentStore {
     /// let generated = try store.sql(for: request, resultType: .count)
     /// print(generated.sql)        // the statement context.count(for: request) runs
     /// ```
-    public func sql(for request: FetchRequest, resultType: FetchResultType? = nil) throws -> GeneratedSQL {
-        GeneratedSQL(try fetchQuery(for: request, resultType: resultType ?? request.resultType))
+    public func sql(for request: FetchRequest<some ManagedObject>, resultType: FetchResultType? = nil) throws -> GeneratedSQL {
+        GeneratedSQL(try fetchQuery(for: request.untyped, resultType: resultType ?? request.resultType))
     }
 
     /// SQLite's query plan for the statement ``sql(for:resultType:)`` returns.
@@ -22,13 +22,13 @@ extension PersistentStore {
     /// ```swift
     /// print(try store.queryPlan(for: request).text)   // QUERY PLAN / `--SEARCH t0 USING INDEX …
     /// ```
-    public func queryPlan(for request: FetchRequest, resultType: FetchResultType? = nil) throws -> QueryPlan {
+    public func queryPlan(for request: FetchRequest<some ManagedObject>, resultType: FetchResultType? = nil) throws -> QueryPlan {
         let generated = try sql(for: request, resultType: resultType)
         return QueryPlan(sql: generated, steps: try queryPlanSteps(of: generated))
     }
 
     /// The query for a kind of result with the request's own window.
-    func fetchQuery(for request: FetchRequest, resultType: FetchResultType) throws -> FetchQuery {
+    func fetchQuery(for request: FetchRequest<ManagedObject>, resultType: FetchResultType) throws -> FetchQuery {
         let selection: FetchQuery.Selection
         switch resultType {
         case .objects: selection = request.fetchBatchSize > 0 ? .keys : .rows
@@ -48,7 +48,7 @@ extension PersistentStore {
     }
 
     /// The compiled query of a request for one kind of row (after checking its window).
-    func fetchQuery(for request: FetchRequest, selection: FetchQuery.Selection) throws -> FetchQuery {
+    func fetchQuery(for request: FetchRequest<ManagedObject>, selection: FetchQuery.Selection) throws -> FetchQuery {
         try request.validate()
         return try fetchQuery(for: request.definition(selection))
     }

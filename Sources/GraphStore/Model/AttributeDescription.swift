@@ -49,6 +49,10 @@ public struct AttributeDescription: Sendable, Hashable {
     public var renamingIdentifier: String?
     /// Free-form key/value pairs from the model.
     public var userInfo: [String: String]
+    /// Whether generated code gives a number or Boolean a plain Swift type (`Int64`,
+    /// `Bool`), never optional, rather than an optional one (Xcode's "Use Scalar Type",
+    /// `usesScalarValueType`; absent means no).
+    public var usesScalarValueType = false
 
     /// Creates an attribute; optional and persistent unless told otherwise.
     public init(_ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: AttributeValue? = nil) {

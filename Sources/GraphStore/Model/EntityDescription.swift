@@ -20,6 +20,9 @@ public struct EntityDescription: Sendable, Hashable {
     public var isAbstract: Bool
     /// The class that represents the entity in the app (`representedClassName`).
     public var className: String?
+    /// What Xcode generates for the entity (`codeGenerationType`); nil for Manual/None.
+    /// `graphstore codegen` follows it (see ``CodeGeneration``).
+    public var codeGeneration: CodeGeneration?
     /// The attributes this entity declares (not the inherited ones).
     public var attributes: [AttributeDescription]
     /// The relationships this entity declares (not the inherited ones).

@@ -27,6 +27,7 @@ struct XcodeAttributeReader {
         attribute.preservesValueInHistoryOnDeletion = element.flag("preserveAfterDeletion")
         attribute.valueTransformerName = element.nonEmptyText("valueTransformerName")
         attribute.valueClassName = element.nonEmptyText("customClassName")
+        attribute.usesScalarValueType = element.flag("usesScalarValueType")
         attribute.regularExpression = element.nonEmptyText("regularExpressionString")
         attribute.versionHashModifier = element.nonEmptyText("versionHashModifier")
         attribute.renamingIdentifier = element.nonEmptyText("elementID")

@@ -11,6 +11,7 @@ struct XcodeEntityReader {
         }
         var entity = EntityDescription(name, parent: element.nonEmptyText("parentEntity"), abstract: element.flag("isAbstract"))
         entity.className = element.nonEmptyText("representedClassName")
+        entity.codeGeneration = element.nonEmptyText("codeGenerationType").flatMap(CodeGeneration.init(rawValue:))
         entity.versionHashModifier = element.nonEmptyText("versionHashModifier")
         // Xcode stores the renaming identifier as elementID (a hand-written
         // renamingIdentifier attribute is ignored by Xcode's compiler too).

@@ -58,7 +58,7 @@ extension FetchCommand {
     }
 
     /// A dictionary fetch's rows: one column per selected item, an empty cell for nil.
-    private static func emitDictionaries(_ request: FetchRequest, _ select: SelectClause, shell: Shell) throws {
+    private static func emitDictionaries(_ request: FetchRequest<ManagedObject>, _ select: SelectClause, shell: Shell) throws {
         let context = try shell.requireContext()
         let rows: [[String: FetchedValue]]
         do {

@@ -7,7 +7,7 @@ import GraphStore
 /// Clause words are found outside quotes and brackets, so a predicate may hold them in
 /// strings or inside `SUBQUERY(…)`; a key named like a clause word is written `#limit`.
 struct FetchCommandLine {
-    var request: FetchRequest
+    var request: FetchRequest<ManagedObject>
     /// The `select` clause, when the fetch is a dictionary fetch.
     var select: SelectClause?
 
@@ -207,7 +207,7 @@ struct FetchCommandLine {
 extension Shell {
     /// Compiles a request (so a bad key path fails before any output) and prints its SQL
     /// when `.sql on` is set.
-    func prepareSQL(for request: FetchRequest, resultType: FetchResultType) throws {
+    func prepareSQL(for request: FetchRequest<ManagedObject>, resultType: FetchResultType) throws {
         let generated = try requireStore().sql(for: request, resultType: resultType)
         if settings.echoSQL { output(SQLText.lines(generated)) }
     }

@@ -4,12 +4,15 @@ enum HelpText {
         graphstore \(GraphStoreVersion.string): a shell for Core Data SQLite stores
 
         Usage: graphstore [OPTIONS] [STORE [COMMAND...]]
+               graphstore codegen --model MODEL (--output DIR | --output-file FILE) [--all]
 
         Opens STORE (read-only unless --write) with the model it carries, or --model.
         Commands given with -c, -f or after STORE run in order, then graphstore exits;
         otherwise commands are read from standard input: at a terminal with a prompt,
         line editing, history and TAB completion; from a pipe silently. Type .help at
         the prompt for the commands. Long options take one dash or two (-json, --json).
+        codegen writes the Swift classes of MODEL's entities (Codegen: Class Definition or
+        Category/Extension; --all: every entity), one file per entity, for the typed API.
 
         Options:
           -c, --command CMD    run CMD (repeatable; standard input is then not read)

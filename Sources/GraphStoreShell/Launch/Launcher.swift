@@ -7,6 +7,7 @@ public enum Launcher {
     /// Runs graphstore with these arguments (without the program name) and environment
     /// variables; returns the exit status.
     public static func run(arguments: [String], environment: LaunchEnvironment = .current) -> Int32 {
+        if arguments.first == "codegen" { return CodegenLauncher.run(Array(arguments.dropFirst())) }
         let options: LaunchOptions
         do {
             options = try LaunchOptions.parse(arguments)

@@ -13,7 +13,7 @@ struct DictionaryFetchTests {
         .expression(ExpressionDescription(name: name, function: function, keyPath: keyPath))
     }
 
-    func booksPerCategory(_ store: PersistentStore) -> FetchRequest {
+    func booksPerCategory(_ store: PersistentStore) -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Book", sortKeys: [SortKey("category.name")])
         request.resultType = .dictionary
         request.propertiesToFetch = ["category.name", Self.expression("books", .count), Self.expression("averagePrice", .average, "price")]
@@ -138,12 +138,12 @@ struct DictionaryFetchTests {
 
     /// For each of an entity's first attributes: grouped by it, count, min and max of the
     /// next, sum and average when numeric; grouped by each stored to-one and its first attribute.
-    static func requests(for mapping: EntityMapping) -> [FetchRequest] {
+    static func requests(for mapping: EntityMapping) -> [FetchRequest<ManagedObject>] {
         let skipped: [AttributeType] = [.binaryData, .transformable, .undefined, .uuid, .objectID, .composite]
         let attributes = mapping.attributes.filter { $0.column != nil }.map(\.attribute).filter { attribute in
             !skipped.contains(attribute.type)
         }
-        var requests: [FetchRequest] = []
+        var requests: [FetchRequest<ManagedObject>] = []
         for (index, attribute) in attributes.prefix(3).enumerated() {
             let other = attributes[(index + 1) % attributes.count]
             var request = FetchRequest(entityName: mapping.name)

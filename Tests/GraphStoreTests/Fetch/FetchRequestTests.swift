@@ -12,7 +12,7 @@ struct FetchRequestTests {
         (store, context) = try FetchFixtures.sampleStore()
     }
 
-    func request(_ format: String? = nil, sort: [SortKey] = [], entity: String = "Person") throws -> FetchRequest {
+    func request(_ format: String? = nil, sort: [SortKey] = [], entity: String = "Person") throws -> FetchRequest<ManagedObject> {
         FetchRequest(entityName: entity, predicate: try format.map { try ObjectPredicate(format: $0) }, sortKeys: sort)
     }
 

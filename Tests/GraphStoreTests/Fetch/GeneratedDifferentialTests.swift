@@ -35,7 +35,7 @@ struct GeneratedDifferentialTests {
     /// SQL vs in-memory on one request. Where the fetch has an in-memory part, the memory
     /// side evaluates the SQL conjuncts first: a fetch only evaluates that part on the rows
     /// SQL returns, so it may answer where the written order would raise on other rows.
-    func compare(_ request: FetchRequest, format: String, objects: [ManagedObject], store: PersistentStore, tally: inout Tally) {
+    func compare(_ request: FetchRequest<ManagedObject>, format: String, objects: [ManagedObject], store: PersistentStore, tally: inout Tally) {
         guard let predicate = request.predicate else { return }
         let generated = try? store.sql(for: request)
         var ordered = predicate

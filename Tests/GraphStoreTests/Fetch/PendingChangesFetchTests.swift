@@ -12,7 +12,7 @@ struct PendingChangesFetchTests {
         (store, context) = try FetchFixtures.sampleStore()
     }
 
-    func people(_ format: String, sort: [SortKey] = [SortKey("name")], limit: Int? = nil, offset: Int = 0) throws -> FetchRequest {
+    func people(_ format: String, sort: [SortKey] = [SortKey("name")], limit: Int? = nil, offset: Int = 0) throws -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: format), sortKeys: sort)
         request.fetchLimit = limit
         request.fetchOffset = offset

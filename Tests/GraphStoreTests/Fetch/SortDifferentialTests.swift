@@ -16,7 +16,7 @@ struct SortDifferentialTests {
 
     /// The expected result: every live object of the request's entities that matches,
     /// sorted in memory by its current values, then windowed.
-    func expected(_ request: FetchRequest, objects: [ManagedObject], store: PersistentStore) throws -> [ObjectID] {
+    func expected(_ request: FetchRequest<ManagedObject>, objects: [ManagedObject], store: PersistentStore) throws -> [ObjectID] {
         let sorts = try store.fetchQuery(for: request, selection: .keys).sorts
         var candidates = try objects.filter { try request.predicate?.evaluate(with: $0) ?? true }.enumerated().map { index, object in
             FetchCandidate(id: object.objectID, object: object, sortValues: try object.sortValues(for: sorts), insertionIndex: index)

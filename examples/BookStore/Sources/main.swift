@@ -4,6 +4,7 @@
 // with a message that says why.
 //
 //     swift run bookstore-example /tmp/BookStore.sqlite
+//     swift run bookstore-example --list STORE      # any BookStore store, read-only
 //     graphstore --write --model examples/BookStore/BookStore.xcdatamodeld /tmp/BookStore.sqlite \
 //         < examples/BookStore/validation.graphstore
 //
@@ -33,33 +34,51 @@ let model = try ManagedObjectModel {
     }
 }
 
+// `--list STORE`: the books of a store someone else wrote (Core Data's own seed.sqlite, say),
+// read-only, through the generated classes.
+if path == "--list" {
+    do {
+        let context = ManagedObjectContext(store: try PersistentStore(path: CommandLine.arguments.dropFirst(2).first ?? "BookStore.sqlite", model: model))
+        for book in try context.fetch(FetchRequest<Book>(sortBy: [SortDescriptor(\.title)])) {
+            print("\(book.title ?? "") (\(book.category?.name ?? "no category")): \(book.price), \(book.pages.count) pages")
+        }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("bookstore-example: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 do {
     let store = try PersistentStore.create(at: path, model: model)
     let context = ManagedObjectContext(store: store)
 
-    let fiction = try context.insert("BookCategory")
-    try fiction.set("name", "Fiction")
-    let biography = try context.insert("BookCategory")
-    try biography.set("name", "Biography")
+    // Book, BookCategory and Page are generated from BookStore.xcdatamodeld (Sources/Model;
+    // `graphstore codegen --model examples/BookStore/BookStore.xcdatamodeld --output
+    // examples/BookStore/Sources/Model` writes them again, and a test checks they match).
+    let fiction = BookCategory(context: context)
+    fiction.name = "Fiction"
+    let biography = BookCategory(context: context)
+    biography.name = "Biography"
 
     for (title, price, category) in [
-        ("The first book", 15.0, fiction), ("The second book", 20.0, fiction), ("The third book", 18.0, biography),
+        ("The first book", 15 as Float, fiction), ("The second book", 20, fiction), ("The third book", 18, biography),
     ] {
-        let book = try context.insert("Book")
-        try book.set("title", title)
-        try book.set("price", price)
-        try book.setObject(category, forKey: "category")
+        let book = Book(context: context)
+        book.title = title
+        book.price = price
+        book.category = category          // category.books now holds the book
     }
     try context.save()
     try store.checkpoint()
-    print("created \(path): \(try context.fetch("BookCategory").count) categories, \(try context.fetch("Book").count) books")
+    print("created \(path): \(try context.fetch(FetchRequest<BookCategory>()).count) categories, \(try context.fetch(FetchRequest<Book>()).count) books")
 
     // Chapter 6: books cheaper than the minimum are refused, all of them at once (1560).
     for price in 5...9 {
-        let book = try context.insert("Book")
-        try book.set("title", "Bargain at \(price)")
-        try book.set("price", Double(price))
-        try book.setObject(fiction, forKey: "category")
+        let book = Book(context: context)
+        book.title = "Bargain at \(price)"
+        book.price = Float(price)
+        book.category = fiction
     }
     do {
         try context.save()
@@ -68,7 +87,11 @@ do {
         for error in failure.errors { print("  \(error.code) \(error)") }
         context.rollback()
     }
-    print("the store still holds \(try context.fetch("Book").count) books")
+    print("the store still holds \(try context.fetch(FetchRequest<Book>()).count) books")
+
+    // A typed fetch: #Predicate and SortDescriptor, translated to the store's SQL.
+    let cheap = try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.price < 20 && $0.title != nil }, sortBy: [SortDescriptor(\.title)]))
+    for book in cheap { print("under 20: \(book.title ?? "") (\(book.category?.name ?? "")), \(book.pages.count) pages") }
 } catch {
     FileHandle.standardError.write(Data("bookstore-example: \(error)\n".utf8))
     exit(1)

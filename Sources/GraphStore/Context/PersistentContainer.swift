@@ -1,0 +1,106 @@
+import Foundation
+
+/// A store and its model, with a context for the main actor and contexts for background
+/// work, as Core Data's `NSPersistentContainer`.
+///
+/// ```swift
+/// let container = try await PersistentContainer(path: "BookStore.sqlite", model: try ModelFile.load(path: "BookStore.xcdatamodeld"))
+/// try await container.performBackgroundTask { context in
+///     let book = Book(context: context)
+///     book.title = "The first book"
+///     try context.save()
+/// }
+/// let books = try container.viewContext.fetch(FetchRequest<Book>())   // on the main actor
+/// ```
+///
+/// Each context has its own connection to the store and belongs to one isolation domain:
+/// ``ManagedObjectContext`` and ``ManagedObject`` are not `Sendable`, so the compiler refuses
+/// to hand one to another task or actor. What crosses is an ``ObjectID`` (`Sendable`), looked
+/// up in the other context with ``ManagedObjectContext/object(for:)``.
+///
+/// A save in a background context is merged into ``viewContext``, as Core Data's
+/// `automaticallyMergesChangesFromParent`: its objects that the save changed and that have no
+/// unsaved changes of their own are read again (deleted ones leave it). Objects with unsaved
+/// changes are left alone, so saving them meets the other save as a conflict
+/// (``StoreError/optimisticLockingFailure(_:)``, 133020), never overwriting it. A merge
+/// that cannot read the store keeps its error as a failed typed access does (see
+/// ``AccessError``). Background contexts see the store as it is when they read it; a
+/// long-lived one may merge others' saves with ``ManagedObjectContext/mergeChanges(_:)``.
+public final class PersistentContainer: Sendable {
+    /// The store file.
+    public let path: String
+    /// The model the store is opened with.
+    public let model: ManagedObjectModel
+    /// The context of the main actor, for the app's interface.
+    @MainActor public let viewContext: ManagedObjectContext
+
+    /// Opens the store at `path` with `model` for reading and writing, creating it (in Core
+    /// Data's layout) when there is no file.
+    @MainActor
+    public init(path: String, model: ManagedObjectModel) throws {
+        self.path = path
+        self.model = model
+        let store = FileManager.default.fileExists(atPath: path)
+            ? try PersistentStore(path: path, model: model, readOnly: false)
+            : try PersistentStore.create(at: path, model: model)
+        viewContext = ManagedObjectContext(store: store)
+    }
+
+    /// A new context on its own connection to the store, for the caller's isolation domain.
+    /// Its saves are merged into ``viewContext`` (asynchronously, on the main actor).
+    public func newBackgroundContext() throws -> ManagedObjectContext {
+        let context = try makeContext()
+        context.didSaveChanges = { [self] changed in Task { @MainActor in mergeIntoViewContext(changed) } }
+        return context
+    }
+
+    /// Runs `body` with a new background context, off the main actor; when it returns, what
+    /// it saved has been merged into ``viewContext``.
+    ///
+    /// ```swift
+    /// let id = try await container.performBackgroundTask { context in
+    ///     let book = Book(context: context)
+    ///     try context.save()
+    ///     return book.objectID           // an ObjectID crosses; the object does not
+    /// }
+    /// ```
+    public func performBackgroundTask<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let outcome = await Task.detached { [self] () -> (Result<T, any Error>, [ObjectID]) in
+            let context: ManagedObjectContext
+            do { context = try makeContext() } catch { return (.failure(error), []) }
+            var changed: [ObjectID] = []
+            context.didSaveChanges = { changed += $0 }
+            return (Result { try body(context) }, changed)
+        }.value
+        if !outcome.1.isEmpty { await mergeIntoViewContext(outcome.1) }
+        return try outcome.0.get()
+    }
+
+    private func makeContext() throws -> ManagedObjectContext {
+        ManagedObjectContext(store: try PersistentStore(path: path, model: model, readOnly: false))
+    }
+
+    @MainActor private func mergeIntoViewContext(_ changed: [ObjectID]) {
+        guard let first = changed.first else { return }
+        do {
+            try viewContext.mergeChanges(changed)
+        } catch {
+            viewContext.accessErrorLog.append(AccessError(objectID: first, key: "(merge)", underlying: error))
+        }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Takes in another context's save: each object of `ids` registered here without
+    /// unsaved changes is read again from the store (one whose row is gone leaves the
+    /// context). Objects with unsaved changes are left as they are; saving them meets the
+    /// other save as a conflict. Core Data's `mergeChanges(fromContextDidSave:)`.
+    ///
+    /// ```swift
+    /// try context.mergeChanges(savedIDs)      // IDs another context saved
+    /// ```
+    public func mergeChanges(_ ids: [ObjectID]) throws {
+        let unchanged = ids.compactMap { registered[$0] }.filter { !$0.hasChanges }
+        if !unchanged.isEmpty { try reload(unchanged) }
+    }
+}
