@@ -22,7 +22,7 @@ extension PersistentStore {
             }
             stored = number
         }
-        let top = try connection.scalar("SELECT MAX(Z_PK) FROM \(root.table)")?.integer ?? 0
+        let top = try connection.scalar("SELECT MAX(\(root.keys.integer("Z_PK"))) FROM \(root.table)")?.integer ?? 0
         guard max(stored, top) <= Int64.max - Int64(count) else {
             throw StoreError.malformedStore(path: path, reason: "Z_PRIMARYKEY row Z_ENT \(root.number) (\(record.name)): Z_MAX \(stored) leaves no room for \(count) new keys")
         }
@@ -107,14 +107,14 @@ extension PersistentStore {
 
     /// Deletes a row if its version is `version`; false, having deleted nothing, otherwise.
     func deleteRow(_ mapping: EntityMapping, primaryKey: Int64, checking version: Int64) throws -> Bool {
-        try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE Z_PK = ? AND Z_OPT = ?")
+        try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ? AND \(mapping.keys.integer("Z_OPT")) = ?")
             .execute([.integer(primaryKey), .integer(version)])
         return connection.changes == 1
     }
 
     /// The stored version (`Z_OPT`) of a row, or nil when there is no such row.
     public func storedVersion(of mapping: EntityMapping, primaryKey: Int64) throws -> Int64? {
-        try connection.scalar("SELECT Z_OPT FROM \(mapping.table) WHERE Z_PK = ?", [.integer(primaryKey)])?.integer
+        try connection.scalar("SELECT Z_OPT FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ?", [.integer(primaryKey)])?.integer
     }
 
     /// The error for a row whose version was not the expected one: the row's object and

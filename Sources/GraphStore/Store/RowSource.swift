@@ -15,8 +15,11 @@
 /// ```
 protocol RowSource {
     /// The value of the attribute at `index` in the mapping's attributes (asked for stored
-    /// attributes only).
+    /// attributes only, when ``deferredValue(ofAttribute:)`` has none).
     func value(ofAttribute index: Int) -> AttributeValue?
+    /// The stored value the row keeps as it was read, if the attribute holds one (a
+    /// reference to an external data file, a value that cannot be read as its type).
+    func deferredValue(ofAttribute index: Int) -> DeferredValue?
     /// The destination's key of the to-one at `index` in the mapping's relationships; nil
     /// when it is empty.
     func destinationKey(ofRelationship index: Int) -> Int64?
@@ -28,8 +31,14 @@ protocol RowSource {
     func order(inRelationship index: Int) -> Int64?
 }
 
+extension RowSource {
+    func deferredValue(ofAttribute index: Int) -> DeferredValue? { nil }
+}
+
 extension StoredRow: RowSource {
     func value(ofAttribute index: Int) -> AttributeValue? { attributes[index] }
+
+    func deferredValue(ofAttribute index: Int) -> DeferredValue? { attributes[index] == nil ? deferred[index] : nil }
 
     func destinationKey(ofRelationship index: Int) -> Int64? { toOne[index]?.primaryKey }
 
@@ -44,6 +53,13 @@ extension PersistentStore {
     func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws(SQLiteError) {
         var parameter = first
         for i in mapping.storedAttributeIndices {
+            if let deferred = source.deferredValue(ofAttribute: i) {
+                // Not read since it was fetched: written back as stored (a reference stays a
+                // reference to the same file; an unreadable value stays as it was).
+                try statement.bind(deferred.stored, at: parameter)
+                parameter += 1
+                continue
+            }
             let value = source.value(ofAttribute: i)
             if mapping.externalStorage[i], case .data(let bytes)? = value {
                 try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)

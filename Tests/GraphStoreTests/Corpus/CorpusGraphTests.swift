@@ -99,18 +99,24 @@ import Testing
     /// Every stored attribute decodes to the value of its column read independently.
     private func compareValues(_ object: ManagedObject, raw: Connection, name: String) throws {
         let mapping = object.mapping
-        let columns = mapping.attributes.compactMap(\.column)
-        guard !columns.isEmpty, let key = object.objectID.primaryKey else { return }
-        let row = try raw.rows("SELECT \(columns.joined(separator: ", ")) FROM \(mapping.table) WHERE Z_PK = ?", [.integer(key)])
+        let stored = mapping.attributes.enumerated().filter { $0.element.column != nil }
+        guard !stored.isEmpty, let key = object.objectID.primaryKey else { return }
+        let list = stored.flatMap { SQLValueRules.selectList($0.element.column ?? "") }
+        let row = try raw.rows("SELECT \(list.joined(separator: ", ")) FROM \(mapping.table) WHERE Z_PK = ?", [.integer(key)])
         guard let values = row.first else {
             Issue.record("\(name): \(object.objectID) has no row")
             return
         }
-        var i = 0
-        for a in mapping.attributes where a.column != nil {
-            let expected = try? RowCodec.decode(values[i], as: a.attribute.type)
-            #expect(try object.value(forKey: a.attribute.name) == expected ?? nil, "\(name): \(object.objectID).\(a.attribute.name)")
-            i += 1
+        for (n, (index, a)) in stored.enumerated() {
+            let results = values[(n * SQLValueRules.width)..<((n + 1) * SQLValueRules.width)]
+            switch SQLValueRules.expected(results, type: a.attribute.type, external: mapping.externalStorage[index]) {
+            case .value(let expected):
+                #expect(try object.value(forKey: a.attribute.name) == expected, "\(name): \(object.objectID).\(a.attribute.name)")
+            case .external(let file):
+                #expect(try object.externalDataReference(forKey: a.attribute.name)?.name == file, "\(name): \(object.objectID).\(a.attribute.name)")
+            case .unreadable:
+                #expect(throws: StoreError.self, "\(name): \(object.objectID).\(a.attribute.name)") { try object.value(forKey: a.attribute.name) }
+            }
         }
     }
 

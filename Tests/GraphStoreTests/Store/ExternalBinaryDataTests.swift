@@ -36,10 +36,20 @@ import Testing
         let store = try PersistentStore(path: path, model: model())
         var rows: [StoredRow] = []
         try store.forEachRow(of: try store.mapping(for: "Item")) { rows.append($0) }
-        #expect(rows[0].attributes[0] == .data(Data("large bytes".utf8)))
-        #expect(rows[0].problems.isEmpty)
-        #expect(rows[1].problems.count == 1)
-        #expect(rows[1].problems.first?.description.contains("external data file") == true)
-        #expect(rows[1].problems.first?.description.contains("which is missing") == true)
+        // Rows hold references; the files are read when the values are asked for.
+        #expect(rows[0].attributes[0] == nil)
+        #expect(rows[0].externalReferences[0]?.name == "0B9D0E6C-AAAA-4A8E-9B7A-3C5D7E9F1A2B")
+        #expect(try rows[0].attributeValue(at: 0) == .data(Data("large bytes".utf8)))
+        #expect(rows[0].problems.isEmpty && rows[1].problems.isEmpty)
+        #expect(rows[1].externalReferences[0]?.exists == false)
+        #expect(throws: StoreError.externalDataMissing(entity: "Item", primaryKey: 2, key: "photo", file: folder + "/FFFFFFFF-0000-0000-0000-000000000000")) {
+            try rows[1].attributeValue(at: 0)
+        }
+        // A fetch reads both objects; only the missing value is an error, and only when read.
+        let objects = try ManagedObjectContext(store: store).fetch("Item")
+        #expect(objects.count == 2)
+        #expect(try objects[0].get("photo", as: Data.self) == Data("large bytes".utf8))
+        #expect(try objects[1].get("name", as: String.self) == "lost")
+        #expect(throws: StoreError.self) { try objects[1].value(forKey: "photo") }
     }
 }
