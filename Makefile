@@ -5,7 +5,7 @@ EXAMPLE_STORE ?= examples/BookStore/BookStore.sqlite
 EXAMPLE_MODEL ?= examples/BookStore/BookStore.xcdatamodeld
 VECTORS ?= ../shared/corpus/predicates/vectors.jsonl
 
-.PHONY: all build run test install deps vectors clean bench startup fault-injection
+.PHONY: all build run test skipped install deps vectors clean bench startup fault-injection
 
 all: build
 
@@ -34,14 +34,31 @@ build: deps
 run: build
 	$(SWIFT) run -q graphstore --model $(EXAMPLE_MODEL) $(EXAMPLE_STORE)
 
-## test: the whole test suite, then the short fault-injection run (FAULT_SEED=N repeats one).
+## test: the whole test suite, then how many tests were skipped and why (a test that cannot
+## run here, without ../shared/corpus or mandoc, prints "skipped NAME: REASON" and passes),
+## then the short fault-injection run (FAULT_SEED=N repeats one).
+TEST_LOG ?= .build/test.log
 FAULT_SEED ?=
 FAULT_INJECTION = python3 scripts/fault-injection --binary "$$($(SWIFT) build --show-bin-path)/graphstore" $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@mkdir -p $$(dirname $(TEST_LOG)); \
+	{ $(SWIFT) test --skip-build 2>&1; echo $$? > $(TEST_LOG).status; } | tee $(TEST_LOG); \
+	status=$$(cat $(TEST_LOG).status); rm -f $(TEST_LOG).status; \
+	$(MAKE) -s skipped TEST_LOG=$(TEST_LOG); \
+	exit $$status
 	$(FAULT_INJECTION) --short
+
+## skipped: the skipped tests of TEST_LOG, counted by reason.
+skipped:
+	@count=$$(grep -c '^skipped ' $(TEST_LOG)); \
+	if [ "$$count" = 0 ]; then \
+	  echo "no test skipped"; \
+	else \
+	  echo "$$count test(s) skipped:"; \
+	  grep '^skipped ' $(TEST_LOG) | sed 's/^skipped [^:]*: //' | sort | uniq -c | sed 's/^ *\([0-9]*\) /  \1 × /'; \
+	fi
 
 ## fault-injection: the long run by hand (1,000 damaged stores, 200 kills, 100 races, ...);
 ## FAULT_ARGS adds options, e.g. FAULT_ARGS="--keep fault-injection-out --only race".

@@ -5,8 +5,10 @@ import GraphStore
 ///
 /// At a terminal: prompts (`BookStore> `, `BookStore*> ` with unsaved changes, a
 /// continuation prompt for unfinished input), errors as `error: message`, Ctrl-C drops the
-/// line, Ctrl-D asks before discarding unsaved changes. In scripts: no prompt, errors on
-/// standard error as `FILE:LINE: message`, and with `bail` the first error ends the script.
+/// line, and leaving (`.quit`, `\q`, Ctrl-D) with unsaved changes asks once whether to save,
+/// discard or stay. In scripts: no prompt, errors on standard error as `FILE:LINE: message`,
+/// and with `bail` the first error ends the script. A statement may hold several commands
+/// separated by `;` (see ``CommandSeparator``).
 ///
 /// ```swift
 /// let status = Session(shell: shell, bail: true).run(TextLineSource(lines: [".entities"], name: "-c"))
@@ -41,11 +43,7 @@ public struct Session {
             let input = source.isInteractive ? reader.next(prompt: prompt(), continuation: continuationPrompt()) : reader.next(prompt: "", continuation: "")
             switch input {
             case .end:
-                if source.isInteractive, let pending = pendingChangesSummary(),
-                    !source.confirm("\(pending) will be lost. Quit anyway? [y/N] ")
-                {
-                    continue
-                }
+                if source.isInteractive, !mayLeave(source) { continue }
                 shell.flushOutput()
                 return shell.state.exitStatus ?? status
             case .cancelled:
@@ -59,26 +57,59 @@ public struct Session {
                 }
             case .statement(let text, let line):
                 if source.isInteractive { source.remember(text) }
-                do {
-                    try shell.runStatement(text)
-                } catch let failure as ScriptFailure {
-                    // The script's own session already said what failed.
-                    if !source.isInteractive { status = failure.status }
-                } catch is StandardOutputClosed {
-                    // Nobody reads the results any more: stop every session, quietly.
-                    shell.quit()
-                    status = ExitStatus.closedPipe
-                } catch {
-                    let failure = ShellError.describing(error, interrupted: shell.isInterrupted())
-                    report(failure.message, source: source, line: line)
-                    if !source.isInteractive { status = failure.exitCode }
+                for command in CommandSeparator.commands(in: text) where !shell.shouldQuit {
+                    let failure = run(command, source: source, line: line)
+                    if let failure, !source.isInteractive { status = failure }
+                    // Stop a script at its first failure when bailing (the status stays set).
+                    if failure != nil, shell.options.bail, !source.isInteractive { break }
                 }
+                if shell.shouldQuit, source.isInteractive, !mayLeave(source) { shell.stayAfterQuit() }
             }
-            // Stop a script at its first failure when bailing (the status stays set).
             if shell.options.bail, status != ExitStatus.success, !source.isInteractive { break }
         }
         shell.flushOutput()
         return shell.state.exitStatus ?? status
+    }
+
+    /// Runs one command; the status it fails with, after reporting why, or nil.
+    private func run(_ command: Substring, source: LineSource, line: Int) -> Int32? {
+        do {
+            try shell.runStatement(command: command, atPrompt: source.isInteractive)
+            return nil
+        } catch let failure as ScriptFailure {
+            // The script's own session already said what failed.
+            return failure.status
+        } catch is StandardOutputClosed {
+            // Nobody reads the results any more: stop every session, quietly.
+            shell.quit()
+            return ExitStatus.closedPipe
+        } catch {
+            let failure = shell.describe(error)
+            report(failure.message, source: source, line: line)
+            return failure.exitCode
+        }
+    }
+
+    /// Before a person leaves with unsaved changes, asks once what to do with them: save
+    /// (and leave if that worked), discard (Ctrl-D again discards too), or cancel (Enter,
+    /// Ctrl-C, anything else). True to leave.
+    private func mayLeave(_ source: LineSource) -> Bool {
+        guard let pending = pendingChangesSummary() else { return true }
+        let answer = source.ask("\(pending): save, discard, or cancel? [s/d/C] ")
+        switch answer?.trimmingWhitespace().lowercased() {
+        case nil, "d", "discard":
+            return true
+        case "s", "save":
+            do {
+                try shell.runStatement("save")
+                return true
+            } catch {
+                report(ShellError.describing(error, interrupted: shell.isInterrupted()).message, source: source, line: 0)
+                return false
+            }
+        default:
+            return false
+        }
     }
 
     private func report(_ message: String, source: LineSource, line: Int) {

@@ -11,7 +11,7 @@ extension Shell {
                 let names = mapping.relationships.map(\.relationship.name)
                 throw ShellError(
                     "\(mapping.name) has no relationship \(component)"
-                        + (names.isEmpty ? "" : "; relationships: \(names.joined(separator: ", "))"))
+                        + Suggestion.didYouMean(component, among: names, otherwise: names.isEmpty ? "" : "; relationships: \(names.joined(separator: ", "))"))
             }
             mapping = try self.mapping(relationship.destination)
         }

@@ -2,10 +2,17 @@ import Foundation
 import GraphStore
 
 extension Shell {
-    /// Runs one statement as a session does: echoed with `.echo on`, timed with `.timer on`,
+    /// Runs one command as a session does: echoed with `.echo on`, timed with `.timer on`,
     /// followed by a change summary with `.changes on`; a `.once` redirection ends after it.
     func runStatement(_ text: String) throws {
-        if options.echo { output(text + "\n") }
+        try runStatement(command: text[...])
+    }
+
+    /// The same for a command that is a slice of the line it was typed on (see
+    /// ``execute(command:)``); one typed at the prompt has its standard output paged (see
+    /// ``Pager``).
+    func runStatement(command text: Substring, atPrompt: Bool = false) throws {
+        if options.echo { output(text.trimmingWhitespace() + "\n") }
         let before = options.changes ? ChangeSummary(context) : nil
         let clock = options.timer ? CommandClock() : nil
         defer {
@@ -21,14 +28,54 @@ extension Shell {
                 }
             }
         }
+        defer { showNotes() }
+        if atPrompt { state.pager = makePager() }
         do {
-            try execute(text)
+            try execute(command: text)
         } catch {
-            try finishCommandOutput(commandFailed: true)
+            let readerQuit = endPager()
+            try finishCommandOutput(commandFailed: !readerQuit)
+            // The reader quit the pager: the rest was not wanted, and the command stopped.
+            if readerQuit, ShellError.describing(error, interrupted: false).message == "interrupted" { return }
             throw error
         }
+        endPager()
         try finishCommandOutput(commandFailed: false)
         if isInterrupted() { throw ShellError("interrupted") }
+    }
+
+    /// A pager for the next command's standard output, when one applies: `.pager` is not
+    /// off, there is a pager command, standard output is a terminal and not redirected.
+    private func makePager() -> Pager? {
+        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, let standardOutput else { return nil }
+        guard Pager.programExists(command) else {
+            if !state.hasToldAboutPager {
+                state.hasToldAboutPager = true
+                state.notes.append("note: the pager \(command) cannot be found (set PAGER, or .pager off); results are shown without it")
+            }
+            return nil
+        }
+        return Pager(command: command, rows: terminal.rows, columns: terminal.columns, always: options.pager == .on) { standardOutput.write($0) }
+    }
+
+    /// Ends the running command's pager, if any; whether its reader quit it early.
+    @discardableResult
+    private func endPager() -> Bool {
+        guard let pager = state.pager else { return false }
+        state.pager = nil
+        flushOutput()
+        pager.finish()
+        return pager.readerHasQuit
+    }
+}
+
+extension Shell {
+    /// Writes out the notes a command left for after its output.
+    func showNotes() {
+        guard !state.notes.isEmpty else { return }
+        flushOutput()
+        for note in state.notes { diagnostics(note + "\n") }
+        state.notes = []
     }
 }
 

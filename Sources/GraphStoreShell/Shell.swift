@@ -29,12 +29,18 @@ public final class Shell {
     /// The program's standard output, when `output` writes to it: a write that fails there
     /// fails the command that wrote, and a closed pipe ends the session.
     public var standardOutput: FileOutput?
+    /// The pager command for results at the prompt (`$PAGER`, or `less -FRSX`); nil for none.
+    /// The launcher sets it for an interactive session on a terminal.
+    public var pagerCommand: String?
     /// The open store's files, which output and journals must not write over.
     private(set) var storeFiles: StoreFiles?
     /// What the session keeps between commands: redirection, script nesting, `.exit` status.
     var state = SessionState()
-    /// Whether writes are allowed (`--write`).
+    /// Whether writes are allowed (`--write`, `.open --write`).
     public var writeEnabled: Bool
+    /// Whether graphstore was started with `--write`: how `.open` opens a store when it is
+    /// given neither `--write` nor `--readonly`.
+    public let writeEnabledAtStart: Bool
     /// Set by `.quit`.
     public private(set) var shouldQuit = false
     /// Where results go.
@@ -54,6 +60,7 @@ public final class Shell {
     /// Creates a shell with the built-in commands.
     public init(writeEnabled: Bool = false, output: @escaping (String) -> Void, diagnostics: @escaping (String) -> Void) {
         self.writeEnabled = writeEnabled
+        self.writeEnabledAtStart = writeEnabled
         self.output = output
         self.diagnostics = diagnostics
         for command in BuiltinCommands.all { add(command) }
@@ -133,7 +140,13 @@ public final class Shell {
         if let match = store.allMappings.first(where: { $0.name.lowercased() == name.lowercased() }) {
             return match
         }
-        throw ShellError("no entity named \(name); entities: \(store.allMappings.map(\.name).joined(separator: ", "))")
+        let names = store.allMappings.map(\.name)
+        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"))
+    }
+
+    /// The names of an entity's attributes and relationships, for "did you mean".
+    func keyNames(of mapping: EntityMapping) -> [String] {
+        mapping.attributes.map(\.attribute.name) + mapping.relationships.map(\.relationship.name)
     }
 
     // MARK: - Running
@@ -141,17 +154,42 @@ public final class Shell {
     /// Streams a result to the output in the current mode. It stops early on Ctrl-C, and
     /// when the output cannot be written (a full disk, a closed pipe): the rest would be
     /// lost, so the store's statement is stopped too and the command fails on the write.
+    ///
+    /// Nothing is written until the first row: when `produce` fails before it, standard
+    /// output gets nothing (not a header, not JSON's `[`). The first result cut to fit the
+    /// terminal says so once, on the diagnostics.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
-        let writer = ResultWriter(settings: effectiveSettings, isInterrupted: { [unowned self] in
+        let result = startResult(columns: columns)
+        try produce(result.sink)
+        result.finish()
+    }
+
+    /// A result's writer, and what ends the result once every row is in (see ``emit(columns:_:)``).
+    func startResult(columns: [String]) -> (sink: ResultSink, finish: () -> Void) {
+        let settings = effectiveSettings
+        let writer = ResultWriter(settings: settings, isInterrupted: { [unowned self] in
             guard outputHasFailed else { return isInterrupted() }
             store?.interrupter.interrupt()
             return true
         }, write: output)
         writer.begin(columns: columns)
-        defer { writer.end() }
-        try produce(writer)
+        return (writer, { [unowned self] in
+            writer.end()
+            if writer.cutToFit, !state.hasToldAboutFitting, let width = settings.terminalWidth {
+                state.hasToldAboutFitting = true
+                state.notes.append(
+                    "note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); "
+                        + "\\x auto shows such rows one field per line")
+            }
+        })
     }
 
     /// Asks the shell to stop after this command.
     public func quit() { shouldQuit = true }
+
+    /// Takes back a `.quit` (and the status `.exit N` asked for): the person chose to stay.
+    func stayAfterQuit() {
+        shouldQuit = false
+        state.exitStatus = nil
+    }
 }

@@ -28,6 +28,9 @@ public enum ExitStatus {
     public static let validationFailures: Int32 = 3
     /// The store could not be opened.
     public static let storeNotOpened: Int32 = 4
+    /// A script ended with changes it had not saved (they are discarded), and
+    /// `--discard-unsaved` was not given.
+    public static let unsavedChanges: Int32 = 5
     /// Standard output is a pipe nobody reads any more (`graphstore … | head -1`): the
     /// process ends by `SIGPIPE`, which a shell reports as 128 + 13.
     public static let closedPipe: Int32 = 128 + SIGPIPE

@@ -92,6 +92,33 @@ import TestScratch
         #expect(masked == expected, "\(golden.path) differs")
     }
 
+    /// Each script starts with a comment saying which store and model it needs and the
+    /// exact command that runs it — the one this suite runs it with.
+    @Test(arguments: scripts) func scriptSaysHowToRunIt(_ script: Script) throws {
+        let file = "examples/\(script.example)/\(script.name).graphstore"
+        let text = try String(contentsOf: Self.examples.appendingPathComponent("\(script.example)/\(script.name).graphstore"), encoding: .utf8)
+        let header = text.split(separator: "\n").prefix { $0.hasPrefix("--") }.map { String($0.dropFirst(2)).trimmingCharacters(in: .whitespaces) }
+        #expect(header.contains { $0.hasPrefix("Store: ") && $0.contains("model: ") }, "\(file)")
+        let run = try #require(header.first { $0.hasPrefix("graphstore ") && $0.hasSuffix("< " + file) }, "\(file) has no command that runs it")
+        #expect(run.contains(" --write ") == script.write, "\(run)")
+        if let model = script.model { #expect(run.contains("--model examples/\(script.example)/\(model) "), "\(run)") } else { #expect(!run.contains("--model"), "\(run)") }
+        // A store made by an example program: the program, with the arguments it is run with.
+        if let arguments = script.programArguments, let product = Self.programs.first(where: { $0.example == script.example })?.product {
+            let making = header.first { $0.contains("swift run \(product) ") } ?? ""
+            #expect(!making.isEmpty && arguments.allSatisfy { making.contains(" \($0)") }, "\(file): the store's program")
+        }
+    }
+
+    /// Every script of the examples is run by this suite (and so says how to run it).
+    @Test func everyScriptIsRun() throws {
+        for example in ["BookStore", "GroceryDude", "Users"] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: Self.examples.appendingPathComponent(example).path).filter { $0.hasSuffix(".graphstore") }
+            for file in files {
+                #expect(Self.scripts.contains { $0.example == example && $0.name + ".graphstore" == file }, "\(example)/\(file)")
+            }
+        }
+    }
+
     @Test(arguments: 0..<programs.count) func programMatchesItsGoldenOutput(_ index: Int) throws {
         let program = Self.programs[index]
         let (_, output, status) = try Self.makeStore(program.example, product: program.product, arguments: program.arguments)

@@ -23,8 +23,8 @@ import Testing
     @Test func pipedCommandsHaveNoPromptAndStopAtTheFirstError() throws {
         let result = try GraphStoreBinary.run([GraphStoreBinary.exampleStore], input: ".help\n.rows Nope\n.entities\n")
         #expect(result.status == 1)
-        #expect(result.stderr == "stdin:2: no entity named Nope; entities: Book, BookCategory, Page\n")
-        #expect(result.stdout.contains(".rows ENTITY [LIMIT]"))
+        #expect(result.stderr == "stdin:2: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
+        #expect(result.stdout.contains(".rows ENTITY|TABLE [LIMIT]"))
         #expect(!result.stdout.contains("ZBOOKCATEGORY"))
         #expect(!result.stdout.contains("> "))
     }

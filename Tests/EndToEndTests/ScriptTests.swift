@@ -36,7 +36,7 @@ import Testing
         let result = try Self.run(["--no-bail", Self.store], input: ".print one\n.rows Nope\n.print three\n.bogus\n.print five\n")
         #expect(result.status == 1)
         #expect(result.stdout == "one\nthree\nfive\n")
-        #expect(result.stderr == "stdin:2: no entity named Nope; entities: Book, BookCategory, Page\nstdin:4: unknown command .bogus; .help lists the commands\n")
+        #expect(result.stderr == "stdin:2: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\nstdin:4: unknown command .bogus; .help lists the commands\n")
         let bailing = try Self.run(["--bail", Self.store], input: ".print one\n.rows Nope\n.print three\n")
         #expect(bailing.status == 1)
         #expect(bailing.stdout == "one\n")
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func usageErrorsExitTwoWithAHint() throws {
-        for arguments in [["-json"], ["--mode", "fancy"], ["-c"], ["--model", "m.xcdatamodeld"]] {
+        for arguments in [["-jsn"], ["--mode", "fancy"], ["-c"], ["--model", "m.xcdatamodeld"]] {
             let result = try Self.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix("graphstore: "), "\(arguments)")
@@ -89,6 +89,34 @@ import Testing
         let version = try Self.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("graphstore "))
+    }
+
+    /// A command that fails writes nothing on standard output, so that a script's output
+    /// stays parseable: not JSON's `[]`, not a table's header.
+    @Test(arguments: ["json", "table", "csv", "html"]) func aFailingCommandPrintsNothing(mode: String) throws {
+        let result = try Self.run(["--mode", mode, Self.store, "-c", #"fetch Book where price > "x""#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr == "-c:1: cannot compare a number with a string\n")
+    }
+
+    /// A predicate error points at its column, counted from the start of the line typed,
+    /// with a caret under that line.
+    @Test func predicateErrorsPointAtTheLine() throws {
+        let result = try Self.run([Self.store, "-c", "count Book; fetch Book where price >> 3 limit 2"])
+        #expect(result.stderr == """
+            -c:1: fetch: bad predicate at column 40: expected a comparison operator after '3'
+              count Book; fetch Book where price >> 3 limit 2
+                                                     ^
+
+            """)
+        for command in ["validate Book where title ==", "explain count Book where title =="] {
+            let other = try Self.run([Self.store, "-c", command])
+            let column = command.count + 1
+            #expect(other.stderr.contains("bad predicate at column \(column): expected a value after '=='\n  \(command)\n  \(String(repeating: " ", count: column - 1))^"), "\(other.stderr)")
+        }
+        let continued = try Self.run([Self.store], input: "count Book where (price > 3\n  AND price >> 4)\n")
+        #expect(continued.stderr.hasPrefix("stdin:1: count: bad predicate at column 17 of the statement's line 2: expected a comparison operator, found ')'\n    AND price >> 4)\n"))
     }
 
     @Test func exitCodeFromExitCommand() throws {
@@ -122,7 +150,7 @@ import Testing
         let broken = try Self.home(rc: ".mode csv\n.mode fancy\n")
         let failed = try Self.run([Self.store, ".entities"], home: broken)
         #expect(failed.status == 1)
-        #expect(failed.stderr == "\(broken.path)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line markdown\n")
+        #expect(failed.stderr == "\(broken.path)/.graphstorerc:2: no output mode fancy; modes: table box csv tsv json jsonl line list markdown html\n")
     }
 
     @Test func dataGoesToStandardOutputAndEverythingElseToStandardError() throws {
@@ -142,6 +170,23 @@ import Testing
     @Test func parametersAndEchoInScripts() throws {
         let result = try Self.run([Self.store], input: ".echo on\n.parameter set since 2024-05-01\n.mode tsv\n.parameter list\n")
         #expect(result.stdout == ".parameter set since 2024-05-01\n.mode tsv\n.parameter list\nname\tvalue\tgiven_as\n$since\tCAST(736214400.000000, \"NSDate\")\t2024-05-01\n")
+    }
+
+    /// The 9,999-row bug: tables of more rows than graphstore measures first were drawn
+    /// wider than their borders once keys reached 10,000 (and objects p1000). Every row now
+    /// lies within the borders around it.
+    @Test(arguments: [".rows Book 12000", "fetch Book limit 12000"]) func tablesOfManyRowsKeepTheirBorders(command: String) throws {
+        let result = try Self.run([LargeStore.path, command])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count > 12_000)
+        var border = lines[0]
+        var misaligned = 0
+        for line in lines {
+            if line.hasPrefix("+") { border = line } else if line.count != border.count { misaligned += 1 }
+        }
+        #expect(misaligned == 0)
+        #expect(lines.contains { $0.hasPrefix("| 10000 ") || $0.hasPrefix("| Book p10000 ") })
     }
 
     /// A large result is printed whole, and streams: printing 300,000 rows takes hardly more

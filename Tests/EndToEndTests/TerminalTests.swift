@@ -8,14 +8,17 @@ import Testing
     static let prompt = "BookStore>"
     var prompt: String { Self.prompt }
 
-    /// A session on the example store with a history file of its own.
+    /// A session on the example store with a history file of its own. No pager unless
+    /// `environment` names one (`PAGER`): the tests do not depend on `less`.
     static func start(
-        store: String = GraphStoreBinary.exampleStore, home: Scratch? = nil, columns: Int = 100, colour: Bool = false
+        store: String = GraphStoreBinary.exampleStore, options: [String] = [], home: Scratch? = nil, columns: Int = 100, rows: Int = 40,
+        colour: Bool = false, environment extra: [String: String] = [:]
     ) throws -> (PseudoTerminal, home: Scratch) {
         let home = try home ?? ScriptTests.home()
-        var environment = ["HOME": home.path, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        var environment = ["HOME": home.path, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PAGER": ""]
         if !colour { environment["NO_COLOR"] = "1" }
-        let terminal = try PseudoTerminal(arguments: [store], environment: environment, columns: columns)
+        environment.merge(extra) { $1 }
+        let terminal = try PseudoTerminal(arguments: options + [store], environment: environment, columns: columns, rows: rows)
         #expect(terminal.waitFor { $0.currentLine == prompt }, "no prompt: \(terminal.screen.text)")
         return (terminal, home)
     }
@@ -139,10 +142,29 @@ import Testing
         #expect(terminal.waitForExit() == 0)
     }
 
+    /// Leaving with unsaved changes asks once: cancel stays, discard leaves.
+    @Test func leavingWithUnsavedChangesAsksOnce() throws {
+        let store = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let (terminal, _) = try Self.start(store: store, options: ["--write"])
+        terminal.type("insert Book title=Draft\r")
+        #expect(terminal.waitFor { $0.currentLine == "BookStore*>" }, "\(terminal.screen.text)")
+        let question = "1 unsaved change (1 inserted): save, discard, or cancel? [s/d/C]"
+        terminal.type("\u{4}")
+        #expect(terminal.waitFor { $0.currentLine == question }, "\(terminal.screen.text)")
+        terminal.type("c\r")
+        #expect(terminal.waitFor { $0.currentLine == "BookStore*>" }, "\(terminal.screen.text)")
+        terminal.type(".quit\r")
+        #expect(terminal.waitFor { $0.currentLine == question }, "\(terminal.screen.text)")
+        terminal.type("d\r")
+        #expect(terminal.waitForExit() == 0)
+        let rows = try GraphStoreBinary.run([store, "count Book"])
+        #expect(rows.stdout.contains("| 3     |"), "discarded: nothing was saved")
+    }
+
     @Test func errorsAtThePromptDoNotEndTheSession() throws {
         let (terminal, _) = try Self.start()
         terminal.type(".rows Nope\r")
-        #expect(terminal.waitFor(text: "error: no entity named Nope"))
+        #expect(terminal.waitFor(text: "error: no entity or table named Nope"))
         terminal.type(".print alive\r")
         #expect(terminal.waitFor { $0.text.contains("alive") && $0.currentLine == prompt })
         terminal.type("\u{4}")

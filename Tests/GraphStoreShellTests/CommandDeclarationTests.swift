@@ -27,6 +27,7 @@ import Testing
         switch placeholder.kind {
         case .word: "w"
         case .entity, .entityKeyPath: "Book"
+        case .table: "Z_PRIMARYKEY"
         case .object: "Book/p1"
         case .keyPath: "title"
         case .assignment: "title=X"
@@ -73,6 +74,10 @@ import Testing
                 return taking ? [SampleWord(text: flag, literal: true)] : []
             case .option(let option, let value):
                 return taking ? [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)] : []
+            case .requiredFlag(let flag):
+                return [SampleWord(text: flag, literal: true)]
+            case .requiredOption(let option, let value):
+                return [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
             case .clauses(_, let grammar):
                 return sampleLine(grammar, taking: taking, alternative: alternative).map {
                     var word = $0

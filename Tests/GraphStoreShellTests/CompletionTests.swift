@@ -102,7 +102,10 @@ import Testing
         #expect(completer.complete(".read exa").candidates.map(\.text) == ["examples/"])
         #expect(completer.complete(".open examples/BookStore/B").candidates.map(\.text) == ["examples/BookStore/BookStore.sqlite"])
         #expect(completer.complete(".open --model examples/").candidates.map(\.display) == ["BookStore/"])
-        #expect(completer.complete(".open -").candidates.map(\.text) == ["--model"])
+        #expect(completer.complete(".open -").candidates.map(\.text) == ["--write", "--readonly", "--model"])
+        // A command shortened to its prefix completes as the command; .rows offers tables too.
+        #expect(completer.complete(".ro Z_P").candidates.map(\.text) == ["Z_PRIMARYKEY"])
+        #expect(completer.complete(".pag ").candidates.map(\.text) == ["on", "off", "auto"])
     }
 
     @Test func editInsertsTheRestOrTheSharedPrefix() throws {
@@ -132,12 +135,12 @@ import Testing
     @Test func expectationsFollowTheDeclaration() {
         let open = OpenCommand.command.arguments
         let path = Placeholder("PATH", .file)
-        #expect(expected(open, after: []) == [.placeholder(OpenCommand.store), .literal("--model")])
+        #expect(expected(open, after: []) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly"), .literal("--model")])
         #expect(expected(open, after: ["--model"]) == [.placeholder(path)])
-        #expect(expected(open, after: ["--model", "m"]) == [.placeholder(OpenCommand.store)])
-        #expect(expected(open, after: ["--model", "m", "a.sqlite"]).isEmpty)
+        #expect(expected(open, after: ["--model", "m"]) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly")])
+        #expect(expected(open, after: ["--write", "--model", "m", "a.sqlite"]) == [.literal("--readonly")])
         // An option may follow the store too, once.
-        #expect(expected(open, after: ["a.sqlite"]) == [.literal("--model")])
+        #expect(expected(open, after: ["a.sqlite"]) == [.literal("--write"), .literal("--readonly"), .literal("--model")])
         let parameter = ParameterCommand.command.arguments
         #expect(expected(parameter, after: []) == [.literal("set"), .literal("unset"), .literal("list"), .literal("clear")])
         #expect(expected(parameter, after: ["unset"]) == [.placeholder(ParameterCommand.parameterName)])

@@ -144,7 +144,8 @@ struct FetchCommandTests {
         #expect(throws: FetchError.unknownKeyPath(entity: "Book", keyPath: "titel", key: "titel")) { try run("fetch Book where titel == 'x'") }
         #expect(capture.text.isEmpty, "nothing is printed before a bad key path is found")
         let messages = [
-            ("fetch Book where title ==", "fetch: bad predicate: col 9: expected a value after '=='\n  title ==\n          ^"),
+            // The column counts from the start of the line, and the caret stands under it there.
+            ("fetch Book where title ==", "fetch: bad predicate at column 26: expected a value after '=='\n  fetch Book where title ==\n                           ^"),
             ("fetch Book sort title sideways", "sort: expected asc, desc or nocase after title, not sideways"),
             ("fetch Book limit x", "limit must be a whole number, not x"),
             ("fetch", "usage: fetch ENTITY [where PREDICATE] [sort KEY [asc|desc] [nocase], …] [limit N] [offset N]"),
@@ -157,23 +158,26 @@ struct FetchCommandTests {
         }
     }
 
-    /// A bad predicate is shown around the error with a caret under the column; a
-    /// 1,000-term chain is cut to an excerpt, wherever the error is.
+    /// A bad predicate is shown around the error with a caret under the column, which
+    /// counts from the start of the line; a 1,000-term chain is cut to an excerpt, wherever
+    /// the error is.
     @Test func badPredicatesPointAtTheErrorInAReadableExcerpt() throws {
         let chain = (0..<1000).map { "price == \($0)" }.joined(separator: " AND ")
         for (predicate, column) in [(chain + " AND price ==", chain.count + 14), ("price == AND " + chain, 10)] {
+            let line = "fetch Book where " + predicate
+            let lineColumn = column + "fetch Book where ".count
             do {
-                try shell.execute("fetch Book where " + predicate)
+                try shell.execute(line)
                 Issue.record("the predicate is malformed")
             } catch {
                 let lines = "\(error)".split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 #expect(lines.count == 3)
-                #expect(lines[0].hasPrefix("fetch: bad predicate: col \(column): expected a value after '=='"))
+                #expect(lines[0].hasPrefix("fetch: bad predicate at column \(lineColumn): expected a value after '=='"))
                 #expect(lines[1].count <= TextExcerpt.defaultWidth + 4, "\(lines[1].count) characters")
                 // The caret stands under the token the column names.
                 let caret = try #require(lines[2].firstIndex(of: "^")).utf16Offset(in: lines[2])
                 let atCaret = lines[1].unicodeScalars.dropFirst(caret)
-                let atColumn = predicate.unicodeScalars.dropFirst(column - 1)
+                let atColumn = line.unicodeScalars.dropFirst(lineColumn - 1)
                 #expect(String(atCaret.prefix(3)) == String(atColumn.prefix(3)))
             }
         }
@@ -187,7 +191,7 @@ struct FetchCommandTests {
             try shell.execute("fetch Book where title == \"cafe\"\u{301}")
             Issue.record("the mark outside the quotes is not a token")
         } catch {
-            #expect("\(error)".hasPrefix("fetch: bad predicate: col 16: unexpected character '\\u{0301}'"))
+            #expect("\(error)".hasPrefix("fetch: bad predicate at column 33: unexpected character '\\u{0301}'"))
         }
         _ = try run("fetch Book where title == \"cafe\u{301}\"")
         _ = try run("fetch Book where title == '👨‍👩‍👧' sort title")
@@ -195,7 +199,7 @@ struct FetchCommandTests {
 
     @Test func helpListsTheCommands() throws {
         let help = try run(".help")
-        for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off]"] {
+        for usage in ["fetch ENTITY [where PREDICATE]", "count ENTITY [where PREDICATE]", "explain fetch|count ENTITY", ".sql [on|off | STATEMENT]", "sql STATEMENT"] {
             #expect(help.contains(usage))
         }
     }

@@ -14,6 +14,41 @@ import TestScratch
         #expect(InputCompleteness.check(".print a \\") == .continuedByBackslash)
         #expect(InputCompleteness.check("-- it's a comment (") == .complete)
         #expect(InputCompleteness.check("fetch Book where title == 'a\\'b'") == .complete)
+        // A square bracket left open continues the statement too.
+        #expect(InputCompleteness.check("fetch Book where title BEGINSWITH[c") == .open)
+        #expect(InputCompleteness.check("fetch Book where pages[SIZE] > 2") == .complete)
+    }
+
+    /// `;` ends a command, outside quotes and brackets; a comment is one command to its end.
+    @Test func semicolonsSeparateCommands() {
+        func commands(_ text: String) -> [String] { CommandSeparator.commands(in: text).map { $0.trimmingWhitespace() } }
+        #expect(commands("count Book;") == ["count Book"])
+        #expect(commands(".mode csv; .rows Book 1;; .print done") == [".mode csv", ".rows Book 1", ".print done"])
+        #expect(commands(".print 'a; b'; .print \"c;d\"") == [".print 'a; b'", ".print \"c;d\""])
+        #expect(commands("fetch Book where title IN {'x;', \"y;\"} AND (price > 1); count Book") == [
+            "fetch Book where title IN {'x;', \"y;\"} AND (price > 1)", "count Book",
+        ])
+        #expect(commands("-- a note; not a command") == ["-- a note; not a command"])
+        #expect(commands("count Book; -- the books; all of them") == ["count Book", "-- the books; all of them"])
+        // `#` starts a comment only where a command starts (`#limit` is a key).
+        #expect(commands("fetch Book where #limit > 1; count Book") == ["fetch Book where #limit > 1", "count Book"])
+        #expect(commands(" ; ").isEmpty)
+    }
+
+    /// The commands of a line run in turn, each as at the prompt; a failing one stops a
+    /// bailing script there.
+    @Test func commandsOnOneLineRunInTurn() throws {
+        let harness = try ShellHarness()
+        #expect(harness.run([".mode csv; .rows BookCategory 1; .print 'a; b';", "count Book;"]) == 0)
+        #expect(harness.output == "Z_PK,Z_ENT,Z_OPT,ZNAME\n1,2,1,Fiction\na; b\ncount\n3\n")
+        harness.clear()
+        #expect(harness.run([".print one; .rows Nope; .print not reached", ".print nor this"]) == 1)
+        #expect(harness.output == "one\n")
+        #expect(harness.diagnostics.hasPrefix("test:1: no entity or table named Nope"))
+        harness.clear()
+        // A predicate's `;` in quotes is the predicate's.
+        #expect(harness.run(["count Book where title == 'a;b' OR title BEGINSWITH 'The';"]) == 0)
+        #expect(harness.output == "count\n3\n")
     }
 
     @Test func quotesHideSyntax() {

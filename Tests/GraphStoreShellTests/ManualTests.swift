@@ -37,11 +37,11 @@ import Testing
         }
         for short in ["\\-c", "\\-f", "\\-h", "\\-V"] { #expect(text.contains(".BI \(short)") || text.contains(".BR \(short)"), "\(short)") }
         for mode in OutputMode.allCases { #expect(text.contains(".B \(mode.rawValue)\n"), "\(mode)") }
-        for variable in ["GRAPHSTORE_HISTORY", "NO_COLOR", "HOME", "TERM", "EDITRC", "COLUMNS"] {
+        for variable in ["GRAPHSTORE_HISTORY", "NO_COLOR", "HOME", "TERM", "EDITRC", "COLUMNS", "LINES", "PAGER"] {
             #expect(text.contains(".B \(variable)\n"), "\(variable)")
         }
         let status = try #require(text.range(of: ".SH EXIT STATUS"))
-        for code in 0...4 { #expect(text[status.upperBound...].contains(".B \(code)\n"), "exit status \(code)") }
+        for code in 0...5 { #expect(text[status.upperBound...].contains(".B \(code)\n"), "exit status \(code)") }
     }
 
     /// `mandoc -Tlint` reports nothing, and `groff -ww` renders without warnings. `make
@@ -54,13 +54,13 @@ import Testing
         } else if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_MAN_LINTER"] == "1" {
             Issue.record("mandoc is not installed but GRAPHSTORE_REQUIRE_MAN_LINTER=1: the manual was not linted (make deps installs it)")
         } else {
-            print("ManualTests: mandoc is not installed; skipped mandoc -Tlint (make deps installs it)")
+            print("skipped mandoc -Tlint of the manual: mandoc is not installed (make deps installs it)")
         }
         if let groff = Self.tool("groff") {
             let (status, output) = try Self.run(groff, ["-ww", "-z", "-man", Self.path])
             #expect(status == 0 && output.isEmpty, "groff -ww: \(output)")
         } else {
-            print("ManualTests: groff is not installed; skipped groff -ww")
+            print("skipped groff -ww of the manual: groff is not installed")
         }
     }
 

@@ -151,6 +151,98 @@ import Testing
         #expect(text.contains("| abcd… |"))
     }
 
+    /// sqlite3's list mode: `|` between values, no quoting; `.separator` changes it, for
+    /// csv too.
+    @Test func listModeAndSeparators() {
+        #expect(write(.list, rows: books) { $0.nullText = "NULL" } == "title|price|added\nDune|9.5|2014-09-01T10:00:00Z\nEmma, a \"novel\"|12|NULL\n")
+        #expect(write(.list, columns: ["a", "b"], rows: [[.text("x"), .text("y")]]) {
+            $0.columnSeparator = ";"
+            $0.rowSeparator = "\r\n"
+            $0.headers = false
+        } == "x;y\r\n")
+        #expect(write(.csv, columns: ["a", "b"], rows: [[.text("x;1"), .text("y")]]) { $0.columnSeparator = ";" } == "a;b\n\"x;1\";y\n")
+        var settings = OutputSettings()
+        settings.columnSeparator = ";"
+        settings.select(.list)
+        #expect(settings.columnSeparator == nil, "choosing a mode puts the separator back, as in sqlite3")
+    }
+
+    @Test func htmlModeAsSQLite3WritesIt() {
+        let text = write(.html, columns: ["a", "b"], rows: [[.text("<x & 'y'>"), .null]])
+        #expect(text == "<TR><TH>a</TH>\n<TH>b</TH>\n</TR>\n<TR><TD>&lt;x &amp; &#39;y&#39;&gt;</TD>\n<TD></TD>\n</TR>\n")
+    }
+
+    /// `.width`: fixed widths, cut with `…`; a negative width right-aligns.
+    @Test func widthsFixColumns() {
+        let text = write(.table, columns: ["id", "title"], rows: [[.value(.integer(7)), .text("The first book")]]) { $0.columnWidths = [-4, 6] }
+        #expect(text == "+------+--------+\n|   id | title  |\n+------+--------+\n|    7 | The f… |\n+------+--------+\n")
+        // 0 and columns past the list take their values' width.
+        #expect(write(.table, columns: ["a"], rows: [[.text("abc")]]) { $0.columnWidths = [0] } == "+-----+\n| a   |\n+-----+\n| abc |\n+-----+\n")
+    }
+
+    /// psql's expanded display: a header line per record, one field per line.
+    @Test func expandedRecords() {
+        let text = write(.table, columns: ["id", "title"], rows: [[.value(.integer(1)), .text("Dune")], [.value(.integer(22)), .null]]) {
+            $0.expanded = .on
+            $0.nullText = "NULL"
+        }
+        #expect(text == "-[ RECORD 1 ]\nid    | 1\ntitle | Dune\n-[ RECORD 2 ]\nid    | 22\ntitle | NULL\n")
+        let wide = "a_rather_long_column_name"
+        let crossed = write(.box, columns: [wide], rows: [[.text("v")]]) { $0.expanded = .on }
+        #expect(crossed == "─[ RECORD 1 ]─────────────┼──\n\(wide) │ v\n")
+        // auto: only rows wider than the terminal; never without one.
+        let long = String(repeating: "x", count: 100)
+        #expect(write(.table, columns: ["t"], rows: [[.text(long)]]) { $0.expanded = .auto }.hasPrefix("+-"))
+        #expect(write(.table, columns: ["t"], rows: [[.text(long)]]) {
+            $0.expanded = .auto
+            $0.terminalWidth = 80
+        }.hasPrefix("-[ RECORD 1 ]"))
+        #expect(write(.table, columns: ["t"], rows: [[.text("short")]]) {
+            $0.expanded = .auto
+            $0.terminalWidth = 80
+        }.hasPrefix("+-"))
+    }
+
+    /// The 9,999-row bug: values wider than those measured (keys past 9999, objects past
+    /// p999) widen their column from that row on, a border marking where, so every row
+    /// lies within its borders.
+    @Test(arguments: [OutputMode.table, .box]) func columnsWidenForLaterRows(mode: OutputMode) {
+        let rows: [[Cell]] = (1...12_000).map { [.value(.integer(Int64($0))), .text("Book p\($0)")] }
+        let lines = write(mode, columns: ["Z_PK", "object"], rows: rows).split(separator: "\n").map(String.init)
+        // The rows, the header, three borders, and one where p1000, then 10000, widened their columns.
+        #expect(lines.count == 12_000 + 1 + 3 + 2)
+        var border = lines[0]
+        for line in lines {
+            if !line.hasPrefix("|"), !line.hasPrefix("│") {
+                border = line
+                continue
+            }
+            #expect(DisplayWidth.of(line) == DisplayWidth.of(border), "\(line) under \(border)")
+        }
+        #expect(lines.contains { $0.hasPrefix("| 10000 | Book p10000 |") || $0.hasPrefix("│ 10000 │ Book p10000 │") })
+        #expect(DisplayWidth.of(lines[lines.count - 1]) == DisplayWidth.of(lines[lines.count - 2]))
+    }
+
+    /// At a terminal, columns that cannot fit even at their narrowest are left out, a `…`
+    /// column standing for them: no row is wider than the terminal.
+    @Test func columnsThatCannotFitAreLeftOut() {
+        let columns = (1...38).map { "column_\($0)" }
+        let row: [Cell] = (1...38).map { .value(.integer(Int64($0))) }
+        var settings = OutputSettings()
+        settings.terminalWidth = 80
+        var text = ""
+        let writer = ResultWriter(settings: settings) { text += $0 }
+        writer.begin(columns: columns)
+        writer.row(row)
+        writer.end()
+        for line in text.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 80, "\(line)") }
+        #expect(text.contains("| … |"))
+        #expect(writer.cutToFit)
+        let layout = ColumnLayout.make(natural: Array(repeating: 9, count: 38), fixed: Array(repeating: nil, count: 38), rightAligned: Array(repeating: false, count: 38), available: 80)
+        #expect(layout.hiddenColumns == 38 - layout.widths.count && layout.hiddenColumns > 0)
+        #expect(layout.widths.reduce(0, +) + ColumnLayout.overhead(columns: layout.widths.count + 1) + 1 <= 80)
+    }
+
     /// Rows leave the writer as they arrive: a result is never gathered whole in memory.
     @Test(arguments: OutputMode.allCases) func resultsStream(mode: OutputMode) {
         var settings = OutputSettings()

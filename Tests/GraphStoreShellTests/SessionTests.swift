@@ -10,7 +10,7 @@ import Testing
         let harness = try ShellHarness()
         let status = harness.run([".mode csv", "", ".rows Nope", ".print after"], bail: false, name: "checks.graphstore")
         #expect(status == ExitStatus.commandFailed)
-        #expect(harness.diagnostics == "checks.graphstore:3: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "checks.graphstore:3: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         #expect(harness.output == "after\n")
     }
 
@@ -36,6 +36,34 @@ import Testing
         #expect(harness.run([".nullvalue"]) == 1)
     }
 
+    /// A dot-command may be shortened to a prefix only it has, as in sqlite3; an unknown
+    /// command, entity or key is answered with the names it is close to.
+    @Test func prefixesAndSuggestions() throws {
+        let harness = try ShellHarness(write: true)
+        #expect(try harness.output(of: ".ent").contains("| BookCategory | ZBOOKCATEGORY |"))
+        #expect(harness.run([".head off; .mode csv; .row BookCategory 1"]) == 0)
+        #expect(harness.output.hasSuffix("1,2,1,Fiction\n"))
+        let failures: [(String, String)] = [
+            (".s", "ambiguous command .s: .schema, .sql, .separator, .settings"),
+            (".entites", "unknown command .entites; did you mean .entities?"),
+            (".mod", "ambiguous command .mod: .model, .mode"),
+            ("fecth Book", "unknown command fecth; did you mean fetch?"),
+            (".bogus", "unknown command .bogus; .help lists the commands"),
+            (".rows Bok", "no entity or table named Bok; did you mean Book?"),
+            ("count bok", "no entity named bok; did you mean Book?"),
+            ("fetch Book where titel == 'x'", "entity Book has no key titel; did you mean title?"),
+            ("count Book where Title == 'x'", "entity Book has no key Title; did you mean title?"),
+            ("fetch Book sort categry.name", "entity Book has no key categry (in categry.name); did you mean category?"),
+            ("set Book/p1 Price=3", "Book has no attribute Price; did you mean price?"),
+            (".schema Book.categry", "Book has no relationship categry; did you mean category?"),
+            (".mode jsn", "no output mode jsn; did you mean json?"),
+        ]
+        for (line, message) in failures {
+            #expect(throws: (any Error).self) { try harness.shell.execute(line) }
+            do { try harness.shell.execute(line) } catch { #expect(harness.shell.describe(error).message == message, "\(line)") }
+        }
+    }
+
     @Test func exitSetsTheStatusAndStopsEverything() throws {
         let harness = try ShellHarness()
         #expect(harness.run([".exit 3", ".print not reached"]) == 3)
@@ -48,7 +76,7 @@ import Testing
         let terminal = ScriptedTerminal([.line(".rows Nope"), .line(".print still here")])
         let status = Session(shell: harness.shell, bail: true).run(terminal)
         #expect(status == 0)
-        #expect(harness.diagnostics == "error: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "error: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         #expect(harness.output == "still here\n")
         #expect(terminal.remembered == [".rows Nope", ".print still here"])
         #expect(terminal.finished)
@@ -67,17 +95,67 @@ import Testing
     @Test func endOfInputAsksBeforeDiscardingChanges() throws {
         let harness = try ShellHarness()
         _ = try #require(harness.shell.context).insert("Book")
-        // First Ctrl-D: answered no, the session goes on; the second: yes.
-        let terminal = ScriptedTerminal([.end, .line(".print kept"), .end], answers: [false, true])
-        _ = Session(shell: harness.shell, bail: false).run(terminal)
-        #expect(terminal.questions.count == 2)
-        #expect(terminal.questions[0] == "1 unsaved change (1 inserted) will be lost. Quit anyway? [y/N] ")
+        // First Ctrl-D: cancelled (Enter), the session goes on; the second: discard.
+        let terminal = ScriptedTerminal([.end, .line(".print kept"), .end], answers: ["", "d"])
+        let status = Session(shell: harness.shell, bail: false).run(terminal)
+        #expect(status == 0)
+        #expect(terminal.questions == Array(repeating: "1 unsaved change (1 inserted): save, discard, or cancel? [s/d/C] ", count: 2))
         #expect(harness.output == "kept\n")
         // Without changes nothing is asked.
         let clean = try ShellHarness()
         let quiet = ScriptedTerminal([.end])
         _ = Session(shell: clean.shell, bail: false).run(quiet)
         #expect(quiet.questions.isEmpty)
+    }
+
+    /// `.quit`, `.exit N` and `\q` ask as Ctrl-D does; staying takes back the exit status.
+    @Test func quitAsksOnceAndCancelStays() throws {
+        let harness = try ShellHarness(write: true)
+        let terminal = ScriptedTerminal(
+            [.line("insert Book title=Kept"), .line(".exit 3"), .line(".print still here"), .line("\\q")], answers: ["c", nil])
+        let status = Session(shell: harness.shell, bail: false).run(terminal)
+        #expect(terminal.questions.count == 2)
+        #expect(terminal.questions[0].hasPrefix("1 unsaved change (1 inserted): save, discard, or cancel?"))
+        #expect(harness.output.contains("still here"))
+        // Ctrl-D at the question discards; the .exit 3 that was cancelled counts no more.
+        #expect(status == 0)
+        #expect(harness.shell.context?.hasChanges == true, "discarding leaves the changes unsaved")
+    }
+
+    @Test func answeringSaveSavesBeforeLeaving() throws {
+        let harness = try ShellHarness(write: true)
+        let terminal = ScriptedTerminal([.line("insert Book title=Saved"), .line(".quit"), .line(".print not reached")], answers: ["save"])
+        #expect(Session(shell: harness.shell, bail: false).run(terminal) == 0)
+        #expect(harness.output.contains("saved: 1 inserted"))
+        #expect(!harness.output.contains("not reached"))
+        #expect(harness.shell.context?.hasChanges == false)
+        #expect(try harness.shell.requireStore().count(of: try harness.shell.mapping("Book")) == 4)
+    }
+
+    /// `.open --write` and `.open --readonly` switch stores as on the command line; with
+    /// neither the store opens as graphstore started; unsaved changes are never dropped.
+    @Test func openSwitchesBetweenWritingAndReadOnly() throws {
+        let harness = try ShellHarness()
+        let store = harness.directory + "/examples/BookStore/BookStore.sqlite"
+        #expect(harness.run([".open --write \(store)", "insert Book title=Written"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == false)
+        // Unsaved changes stop another .open.
+        #expect(harness.run([".open --readonly \(store)"]) == 1)
+        #expect(harness.diagnostics.contains(".open: 1 unsaved change (1 inserted) in the open store; save or rollback first"))
+        #expect(harness.shell.context?.hasChanges == true)
+        harness.clear()
+        #expect(harness.run(["save", ".open --readonly \(store)"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == true)
+        #expect(harness.run(["insert Book title=Refused"]) == 1)
+        #expect(harness.run([".open \(store)"]) == 0)
+        #expect(harness.shell.store?.isReadOnly == true, "started read-only")
+        #expect(harness.run([".open --write --readonly \(store)"]) == 1)
+        // A store that cannot be opened leaves the access as it was.
+        #expect(harness.run([".open --write \(harness.directory)/missing.sqlite"]) == 4)
+        #expect(!harness.shell.writeEnabled)
+        let writer = try ShellHarness(write: true)
+        #expect(writer.run([".open --readonly \(store)", ".open \(store)"]) == 0)
+        #expect(writer.shell.store?.isReadOnly == false, "started with --write")
     }
 
     @Test func changesListsAndSummarises() throws {
@@ -125,7 +203,7 @@ import Testing
         // Bail: the inner script stops, and so does the outer one, with one message.
         #expect(harness.run([".read outer.graphstore"], bail: true) == 1)
         #expect(harness.output == "one\n")
-        #expect(harness.diagnostics == "inner.graphstore:2: no entity named Nope; entities: Book, BookCategory, Page\n")
+        #expect(harness.diagnostics == "inner.graphstore:2: no entity or table named Nope; entities: Book, BookCategory, Page; other tables: Z_METADATA, Z_PRIMARYKEY\n")
         harness.clear()
         #expect(harness.run([".read outer.graphstore"], bail: false) == 1)
         #expect(harness.output == "one\nthree\nouter\n")
@@ -180,13 +258,14 @@ import Testing
     @Test func helpListsEveryCommandOnOneLineAndDetailsOne() throws {
         let harness = try ShellHarness()
         let listing = try harness.output(of: ".help")
-        let lines = listing.split(separator: "\n")
+        let lines = listing.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
         #expect(lines.count == harness.shell.commands.count)
+        #expect(listing.hasSuffix(HelpCommand.typing) && HelpCommand.typing.contains("A ; ends a command"))
         for (line, command) in zip(lines, harness.shell.commands) {
             #expect(line.contains(command.summary), "\(command.name)")
         }
         let one = try harness.output(of: ".help rows")
-        #expect(one.hasPrefix("usage: .rows ENTITY [LIMIT]\n"))
+        #expect(one.hasPrefix("usage: .rows ENTITY|TABLE [LIMIT]\n"))
         #expect(one.hasSuffix("example: .rows Book 10\n"))
         #expect(try harness.output(of: ".help .mode").contains("jsonl: one JSON object per line"))
         #expect(harness.run([".help nothing"]) == 1)

@@ -31,7 +31,7 @@ final class ShellHarness {
         // Always /tmp, so that paths in recorded output have one length on every machine.
         directory = "/tmp/graphstore-shell-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/examples/BookStore", withIntermediateDirectories: true)
-        for name in ["BookStore.sqlite", "inspect.graphstore"] {
+        for name in ["BookStore.sqlite", "inspect.graphstore", "History.xcdatamodeld"] {
             try FileManager.default.copyItem(
                 atPath: Self.packageRoot + "/examples/BookStore/" + name, toPath: directory + "/examples/BookStore/" + name)
         }
@@ -84,13 +84,14 @@ final class ScriptedTerminal: LineSource {
     let name = "terminal"
     let isInteractive = true
     private var inputs: [LineInput]
-    private var answers: [Bool?]
+    private var answers: [String?]
     private(set) var prompts: [String] = []
     private(set) var questions: [String] = []
     private(set) var remembered: [String] = []
     private(set) var finished = false
 
-    init(_ inputs: [LineInput], answers: [Bool?] = []) {
+    /// `answers` are typed to questions in turn (nil: Ctrl-D); with none left, Ctrl-D.
+    init(_ inputs: [LineInput], answers: [String?] = []) {
         self.inputs = inputs
         self.answers = answers
     }
@@ -100,9 +101,9 @@ final class ScriptedTerminal: LineSource {
         return inputs.isEmpty ? .end : inputs.removeFirst()
     }
 
-    func confirm(_ question: String) -> Bool {
+    func ask(_ question: String) -> String? {
         questions.append(question)
-        return (answers.isEmpty ? nil : answers.removeFirst()) ?? true
+        return answers.isEmpty ? nil : answers.removeFirst()
     }
 
     func remember(_ statement: String) { remembered.append(statement) }

@@ -38,6 +38,7 @@ extension ContextUndoManager {
         disableCount += 1
         defer { disableCount -= 1 }
         for record in records.reversed() { try revert(record, in: context) }
+        context.forgetUndoneUpdates()
     }
 
     /// Reverts a group's records into a new group for the other stack.
@@ -72,6 +73,7 @@ extension ContextUndoManager {
         openRecords = []
         frames = []
         if !made.records.isEmpty { push(made, undoing: undoing) }
+        context.forgetUndoneUpdates()
     }
 
     /// Puts a group on the redo stack (after an undo) or the undo stack.

@@ -20,6 +20,10 @@ public indirect enum ArgumentElement: Sendable {
     case flag(String)
     /// An option and its value, typed anywhere among the words (`[--model PATH]`).
     case option(String, Placeholder)
+    /// A flag that must be typed, anywhere among the words (`--plan`).
+    case requiredFlag(String)
+    /// An option that must be typed with its value, anywhere among the words (`--model BUNDLE`).
+    case requiredOption(String, Placeholder)
     /// The rest of the line, handed to the command as typed under `placeholder` (possibly
     /// empty): the command parses it itself. `grammar` describes it for the usage line and
     /// completion (`[where PREDICATE] [sort …] [limit N]`).

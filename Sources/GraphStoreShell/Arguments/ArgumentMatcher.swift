@@ -164,7 +164,7 @@ struct ArgumentMatcher {
             for alternative in alternatives { collectHeads(then(.elements(alternative[...])), depth: depth + 1, into: &found) }
         case .repeated(let elements, let separator):
             collectHeads(then(.another(element, separator: separator), .elements(elements[...])), depth: depth + 1, into: &found)
-        case .flag, .option:
+        case .flag, .option, .requiredFlag, .requiredOption:
             collectHeads(rest, depth: depth + 1, into: &found)
         case .clauses(let placeholder, let grammar):
             switch mode {
@@ -192,7 +192,9 @@ struct ArgumentMatcher {
     private func isOptional(_ element: ArgumentElement) -> Bool {
         switch element {
         case .word: false
-        case .optional, .flag, .option: true
+        // Flags and options are taken out before the words are read; required ones are
+        // checked apart (`ParsedArguments`).
+        case .optional, .flag, .option, .requiredFlag, .requiredOption: true
         case .oneOf(let alternatives): alternatives.contains { $0.allSatisfy(isOptional) }
         case .repeated(let elements, _): elements.allSatisfy(isOptional)
         case .clauses: mode == .validating
@@ -228,9 +230,9 @@ extension ArgumentMatcher {
             }
             for element in declared {
                 switch element {
-                case .flag(let flag) where flag == word:
+                case .flag(let flag) where flag == word, .requiredFlag(let flag) where flag == word:
                     found.repeated = found.repeated || !found.flags.insert(flag).inserted
-                case .option(let option, let value) where option == word:
+                case .option(let option, let value) where option == word, .requiredOption(let option, let value) where option == word:
                     found.repeated = found.repeated || found.options[option] != nil
                     found.options[option] = index + 1
                     found.awaitingValue = value

@@ -54,6 +54,10 @@ public struct ArgumentSyntax: Sendable {
             return "[\(flag)]"
         case .option(let option, let value):
             return "[\(option) \(value.name)]"
+        case .requiredFlag(let flag):
+            return flag
+        case .requiredOption(let option, let value):
+            return "\(option) \(value.name)"
         case .clauses(_, let grammar):
             return shown(grammar)
         }
@@ -65,7 +69,7 @@ public struct ArgumentSyntax: Sendable {
         func walk(_ elements: [ArgumentElement]) {
             for element in elements {
                 switch element {
-                case .flag, .option: found.append(element)
+                case .flag, .option, .requiredFlag, .requiredOption: found.append(element)
                 case .optional(let inner), .repeated(let inner, _), .clauses(_, let inner): walk(inner)
                 case .oneOf(let alternatives): alternatives.forEach(walk)
                 case .word: break
@@ -74,5 +78,15 @@ public struct ArgumentSyntax: Sendable {
         }
         walk(elements)
         return found
+    }
+
+    /// The flags and options that must be typed.
+    var requiredFlags: [String] {
+        flags.compactMap { element in
+            switch element {
+            case .requiredFlag(let name), .requiredOption(let name, _): name
+            default: nil
+            }
+        }
     }
 }

@@ -29,6 +29,9 @@ public struct ParsedArguments: Sendable {
         var usageError: ShellError { ShellError("usage: \(syntax.usage(of: name))") }
         let flagWords = ArgumentMatcher.takeFlags(words.map(\.text), declared: syntax.flags)
         guard !flagWords.repeated, flagWords.awaitingValue == nil else { throw usageError }
+        for required in syntax.requiredFlags where !flagWords.flags.contains(required) && flagWords.options[required] == nil {
+            throw usageError
+        }
         let matcher = ArgumentMatcher(mode: .validating)
         var states = matcher.start(syntax)
         for position in flagWords.positions {
@@ -41,8 +44,12 @@ public struct ParsedArguments: Sendable {
             bound[key, default: []].append(word)
             if let placeholder { checked.append((placeholder, word)) }
         }
-        for case .option(let option, let value) in syntax.flags {
-            if let word = flagWords.options[option] { checked.append((value, word)) }
+        for flag in syntax.flags {
+            switch flag {
+            case .option(let option, let value), .requiredOption(let option, let value):
+                if let word = flagWords.options[option] { checked.append((value, word)) }
+            default: continue
+            }
         }
         for (placeholder, word) in checked {
             if let requirement = placeholder.requirement(for: words[word].text) {

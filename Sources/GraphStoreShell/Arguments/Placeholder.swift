@@ -17,6 +17,8 @@ public struct Placeholder: Sendable, Hashable {
         case word
         /// An entity name (`Book`).
         case entity
+        /// A table of the store's file (`Z_PRIMARYKEY`).
+        case table
         /// An entity, or a key path from one (`Book.category`).
         case entityKeyPath
         /// An object, `ENTITY/KEY` with more after it (`Book/p1`, `Item/p1.unit`): the

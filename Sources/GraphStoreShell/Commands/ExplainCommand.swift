@@ -17,16 +17,20 @@ enum ExplainCommand {
     }
 }
 
-/// `.sql on|off`: echo the SQL each fetch and count runs.
+/// `.sql [on|off | STATEMENT]`: echo the SQL each fetch and count runs, or run a
+/// read-only statement as `sql` does.
 enum SQLEchoCommand {
     static let command = ShellCommand(
-        ".sql", arguments: [.optional([.literal("on", "off")])], summary: "echo the SQL (and bound values) each fetch and count runs",
+        ".sql", arguments: [.optional([.oneOf([[.literal("on", "off")], [.value(SQLCommand.statement)]])])],
+        summary: "on|off: echo the SQL (and bound values) each fetch and count runs; STATEMENT: run read-only SQL, as sql does",
         example: ".sql on"
     ) { shell, arguments in
         if arguments.has("on") {
             shell.settings.echoSQL = true
         } else if arguments.has("off") {
             shell.settings.echoSQL = false
+        } else if let statement = arguments.text(from: SQLCommand.statement) {
+            try SQLCommand.run(String(statement), shell: shell)
         } else {
             shell.output("sql echo is \(shell.settings.echoSQL ? "on" : "off")\n")
         }

@@ -47,54 +47,72 @@ struct FetchCommandLine {
         if let predicate = parts["where"] {
             request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell)
         }
-        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(sort, usageError: arguments.usageError) }
-        if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(limit, "limit") }
-        if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(offset, "offset") }
+        if let sort = parts["sort"] { request.sortKeys = try FetchCommandLine.sortKeys(String(sort), usageError: arguments.usageError) }
+        if let limit = parts["limit"] { request.fetchLimit = try FetchCommandLine.count(String(limit), "limit") }
+        if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(String(offset), "offset") }
     }
 
-    /// The text of each clause by its word ("" for the text before the first clause).
-    /// Scanned by Unicode scalar, as the predicate lexer reads it (see ``QuoteState``).
-    private static func split(_ text: Substring) -> [String: String] {
-        var parts: [String: String] = [:]
-        var current = String.UnicodeScalarView()
-        var word = String.UnicodeScalarView()
+    /// The text of each clause by its word ("" for the text before the first clause), as
+    /// slices of the typed line. Scanned by Unicode scalar, as the predicate lexer reads it
+    /// (see ``QuoteState``).
+    private static func split(_ text: Substring) -> [String: Substring] {
+        var parts: [String: Substring] = [:]
         var clause = ""
+        var clauseStart = text.startIndex
+        var word = ""
+        var wordStart = text.startIndex
         var depth = 0
         var quotes = QuoteState()
-        func endWord() {
-            let name = String(word).lowercased()
+        func endWord(at end: String.Index) {
+            let name = word.lowercased()
             if depth == 0, !quotes.isInsideQuotes, clauses.contains(name), parts[name] == nil, clause != name {
-                current.removeLast(word.count)
-                parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
+                parts[clause] = text[clauseStart..<wordStart].trimmedSlice()
                 clause = name
-                current = String.UnicodeScalarView()
+                clauseStart = end
             }
-            word = String.UnicodeScalarView()
+            word = ""
         }
-        for scalar in text.unicodeScalars {
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
             if quotes.advance(scalar) {
                 if "({[".unicodeScalars.contains(scalar) {
                     depth += 1
                 } else if ")}]".unicodeScalars.contains(scalar) {
                     depth -= 1
                 }
-                if scalar.properties.isWhitespace { endWord() } else { word.append(scalar) }
+                if scalar.properties.isWhitespace {
+                    endWord(at: index)
+                } else {
+                    if word.isEmpty { wordStart = index }
+                    word.unicodeScalars.append(scalar)
+                }
+            } else if word.isEmpty {
+                // A quote starts a word that is not a clause word.
+                wordStart = index
+                word = "\""
+            } else {
+                word.unicodeScalars.append(scalar)
             }
-            current.append(scalar)
+            index = scalars.index(after: index)
         }
-        endWord()
-        parts[clause] = String(current).trimmingCharacters(in: .whitespaces)
+        endWord(at: text.endIndex)
+        parts[clause] = text[clauseStart...].trimmedSlice()
         return parts
     }
 
     /// The predicate of a `where` clause, with `$NAME` taking the value `.parameter set NAME
-    /// VALUE` bound. A parse error names the column and shows the text around it with a
-    /// caret (a long predicate is cut around the column, see ``TextExcerpt``).
-    static func predicate(_ text: String, command: String, shell: Shell) throws -> ObjectPredicate {
+    /// VALUE` bound. A parse error names the column, counted from the start of the line the
+    /// predicate was typed on, and shows that line with a caret under the fault (a long
+    /// line is cut around it, see ``TextExcerpt``).
+    static func predicate(_ text: Substring, command: String, shell: Shell) throws -> ObjectPredicate {
         do {
-            return try ObjectPredicate(format: text).withSubstitutionVariables(shell.parameters.bindings)
+            return try ObjectPredicate(format: String(text)).withSubstitutionVariables(shell.parameters.bindings)
         } catch let error as PredicateParseError {
-            throw ShellError("\(command): bad predicate: \(error)\n" + TextExcerpt(text, around: error.column - 1).pointer)
+            let place = TypedPlace(text, scalarOffset: error.column - 1)
+            let excerpt = TextExcerpt(place.line, around: place.column - 1)
+            throw ShellError("\(command): bad predicate at \(place): \(error.message)\n" + excerpt.pointer)
         }
     }
 

@@ -17,14 +17,21 @@ enum HelpCommand {
     }
 
     /// One line per command: its usage and summary, the summaries lined up after the
-    /// usual usage width (a longer usage pushes its summary along instead of wrapping).
+    /// usual usage width (a longer usage pushes its summary along instead of wrapping);
+    /// then, after a blank line, how commands are typed.
     static func listing(_ commands: [ShellCommand]) -> String {
         let column = 28
         return commands.map { command in
             let padding = String(repeating: " ", count: max(0, column - command.usage.count))
             return command.usage + padding + "  " + command.summary + "\n"
-        }.joined()
+        }.joined() + "\n" + typing
     }
+
+    /// How commands are typed, after the list.
+    static let typing = TextWrapping.wrap(
+        "A ; ends a command, as in sqlite3 and psql, dot-commands included: quote text that holds one (.print 'a; b'). "
+            + "A line left inside a quote or bracket goes on on the next. A dot-command may be shortened to a prefix only it has "
+            + "(.ent). .help COMMAND shows one command, with an example.")
 
     /// Usage, summary, details, aliases and example of one command.
     static func text(for command: ShellCommand) -> String {

@@ -55,8 +55,9 @@ enum LinkCommand {
         let source = try reference.resolve(in: shell)
         let key = reference.key ?? ""
         guard source.mapping.relationship(named: key) != nil else {
-            let known = source.mapping.relationships.map(\.relationship.name).joined(separator: ", ")
-            throw ShellError("\(source.entity.name) has no relationship \(key); its relationships: \(known.isEmpty ? "none" : known)")
+            let known = source.mapping.relationships.map(\.relationship.name)
+            let list = "; its relationships: \(known.isEmpty ? "none" : known.joined(separator: ", "))"
+            throw ShellError("\(source.entity.name) has no relationship \(key)" + Suggestion.didYouMean(key, among: known, otherwise: list))
         }
         let destination = try ObjectReference(try arguments.word(destinationObject), wantsKey: false).resolve(in: shell)
         return (source, key, destination)

@@ -6,7 +6,8 @@ enum ModeCommand {
     static let modeName = Placeholder("MODE", .mode)
 
     static let command = ShellCommand(
-        ".mode", arguments: [.optional([.value(modeName)])], summary: "set the output mode: table box csv tsv json jsonl line markdown",
+        ".mode", arguments: [.optional([.value(modeName)])],
+        summary: "set the output mode: table box csv tsv json jsonl line list markdown html",
         example: ".mode json",
         details: """
             With no MODE, prints the current mode. The modes:
@@ -17,15 +18,18 @@ enum ModeCommand {
             json: a JSON array of objects, [] when empty; numbers typed, dates ISO 8601
             jsonl: one JSON object per line
             line: one 'column = value' line per value, rows separated by a blank line
+            list: values separated by | (or .separator), unquoted, as sqlite3's list mode
             markdown: a Markdown table
-            sqlite3's names column, tabs and list are accepted for table, tsv and line.
+            html: HTML table rows (<TR><TD>), as sqlite3's html mode
+            sqlite3's names column and tabs are accepted for table and tsv. Choosing a mode \
+            puts the separators of list and csv back to | and , (as in sqlite3).
             """
     ) { shell, arguments in
         guard let name = arguments[modeName] else {
             shell.output("\(shell.settings.mode.rawValue)\n")
             return
         }
-        shell.settings.mode = try mode(named: name)
+        shell.settings.select(try mode(named: name))
     }
 
     /// A mode by name, with sqlite3's names for the same thing.
@@ -34,10 +38,10 @@ enum ModeCommand {
         switch name.lowercased() {
         case "column": return .table
         case "tabs": return .tsv
-        case "list": return .line
         case "ndjson": return .jsonl
         default:
-            throw ShellError("no output mode \(name); modes: \(OutputMode.allCases.map(\.rawValue).joined(separator: " "))")
+            let names = OutputMode.allCases.map(\.rawValue)
+            throw ShellError("no output mode \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; modes: \(names.joined(separator: " "))"))
         }
     }
 }

@@ -1,19 +1,36 @@
-/// `.open [--model PATH] STORE`: opens another store.
+/// `.open [--write|--readonly] [--model PATH] STORE`: opens another store.
 enum OpenCommand {
     static let store = Placeholder("STORE", .file)
 
     static let command = ShellCommand(
-        ".open", arguments: [.option("--model", Placeholder("PATH", .file)), .value(store)], summary: "open a store (read-only unless started with --write)",
+        ".open",
+        arguments: [.flag("--write"), .flag("--readonly"), .option("--model", Placeholder("PATH", .file)), .value(store)],
+        summary: "open a store: read-only, or for writing with --write (as graphstore was started when neither is given)",
         example: ".open examples/BookStore/BookStore.sqlite",
         details: """
-            --model PATH opens the store with a model file (.xcdatamodeld, .xcdatamodel or compiled .mom) \
-            instead of the model the store carries. A STORE that is a symbolic link is followed: the -wal and \
-            -journal read are the ones beside its target. Only a regular file is opened (a FIFO, device or \
-            directory is refused). A store that .output or .journal writes to (or to one of its -wal, -shm \
-            and -journal files) is refused.
+            --write and --readonly switch stores as they do on the command line; with neither, the \
+            store is opened as graphstore was started. --model PATH opens the store with a model file \
+            (.xcdatamodeld, .xcdatamodel or compiled .mom) instead of the model the store carries. A \
+            STORE that is a symbolic link is followed: the -wal and -journal read are the ones beside \
+            its target. Only a regular file is opened (a FIFO, device or directory is refused). A \
+            store that .output or .journal writes to (or to one of its -wal, -shm and -journal files) \
+            is refused. The store open until then must have no unsaved changes: save or rollback first.
             """
     ) { shell, arguments in
+        if arguments.has("--write"), arguments.has("--readonly") { throw ShellError(".open: --write and --readonly cannot be given together") }
+        let summary = ChangeSummary(shell.context)
+        if summary.total > 0 {
+            throw ShellError(".open: \(summary.sentence) in the open store; save or rollback first")
+        }
+        let write = arguments.has("--write") ? true : arguments.has("--readonly") ? false : shell.writeEnabledAtStart
         let modelPath = arguments.value(of: "--model")
-        try shell.open(path: shell.resolve(path: try arguments.word(store)), modelPath: modelPath.map(shell.resolve(path:)))
+        let before = shell.writeEnabled
+        shell.writeEnabled = write
+        do {
+            try shell.open(path: shell.resolve(path: try arguments.word(store)), modelPath: modelPath.map(shell.resolve(path:)))
+        } catch {
+            shell.writeEnabled = before
+            throw error
+        }
     }
 }

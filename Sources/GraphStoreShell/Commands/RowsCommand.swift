@@ -1,18 +1,31 @@
 import GraphStore
 
-/// `.rows ENTITY [LIMIT]`: the raw rows of an entity's table with every column decoded.
+/// `.rows ENTITY|TABLE [LIMIT]`: the raw rows of an entity's table with every column
+/// decoded, or of any other table of the file as stored.
 enum RowsCommand {
     static let entity = Placeholder("ENTITY", .entity)
+    static let table = Placeholder("TABLE", .table)
     static let rowLimit = Placeholder("LIMIT", .wholeNumber(from: 0))
 
     static let command = ShellCommand(
-        ".rows", arguments: [.value(entity), .optional([.value(rowLimit)])],
+        ".rows", arguments: [.word([.placeholder(entity), .placeholder(table)]), .optional([.value(rowLimit)])],
         summary: "raw rows: Z_PK, Z_ENT, Z_OPT and every column decoded (dates ISO 8601, UUIDs as text, blobs as size + prefix)",
-        example: ".rows Book 10"
+        example: ".rows Book 10",
+        details: """
+            An entity's rows are those of exactly that entity and its sub-entities, their values \
+            decoded by the model. Any other table of the file is shown as stored: Z_PRIMARYKEY, \
+            Z_METADATA, Z_MODELCACHE, a join table (Z_1TAGS), the persistent-history tables \
+            (ATRANSACTION, ACHANGE, ATRANSACTIONSTRING); an entity's table named by its table \
+            name (.rows ZBOOK) is shown as stored too. Names are matched in any case.
+            """
     ) { shell, arguments in
-        let mapping = try shell.mapping(try arguments.word(entity))
+        let name = try arguments[entity] ?? arguments.word(table)
         let limit = arguments.number(rowLimit)
         let store = try shell.requireStore()
+        guard let mapping = try? shell.mapping(name) else {
+            guard store.schema.table(name) != nil else { throw unknown(name, store: store) }
+            return try shell.emit(rows: { columns, row in try store.forEachRow(ofTable: name, limit: limit, columns: columns, row: row) })
+        }
         let columns = mapping.rowColumns
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
@@ -21,6 +34,15 @@ enum RowsCommand {
                 sink.row(cells)
             }
         }
+    }
+
+    /// Neither an entity nor a table: the names it may have meant, or both lists.
+    private static func unknown(_ name: String, store: PersistentStore) -> ShellError {
+        let entities = store.allMappings.map(\.name)
+        let entityTables = Set(store.allMappings.map { $0.table.uppercased() })
+        let others = store.tableNames.filter { !entityTables.contains($0.uppercased()) }
+        let lists = "; entities: \(entities.joined(separator: ", "))" + (others.isEmpty ? "" : "; other tables: \(others.joined(separator: ", "))")
+        return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists))
     }
 
     /// The decoded cells of a row in the order of the requested columns; a value that

@@ -24,8 +24,10 @@ enum SetCommand {
                 if object.mapping.relationship(named: assignment.key) != nil {
                     throw ShellError("\(entity).\(assignment.key) is a relationship; use link/unlink")
                 }
-                let known = object.mapping.attributes.map(\.attribute.name).joined(separator: ", ")
-                throw ShellError("\(entity) has no attribute \(assignment.key); its attributes: \(known)")
+                let known = object.mapping.attributes.map(\.attribute.name)
+                throw ShellError(
+                    "\(entity) has no attribute \(assignment.key)"
+                        + Suggestion.didYouMean(assignment.key, among: known, otherwise: "; its attributes: \(known.joined(separator: ", "))"))
             }
             values.append((attribute.name, try InlineValue.parse(assignment, as: attribute, entity: entity)))
         }

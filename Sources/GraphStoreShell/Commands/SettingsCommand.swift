@@ -2,7 +2,7 @@
 enum SettingsCommand {
     static let command = ShellCommand(
         ".settings", aliases: [".show"],
-        summary: "show the settings: store, mode, headers, null text, output, timer, echo, bail, changes",
+        summary: "show the settings: store, mode, headers, null text, separators, widths, expanded display, pager, output, timer, echo, bail, changes",
         example: ".settings"
     ) { shell, _ in
         let store = shell.store
@@ -13,6 +13,11 @@ enum SettingsCommand {
             ("mode", shell.settings.mode.rawValue),
             ("headers", onOff(shell.settings.headers)),
             ("nullvalue", "'\(shell.settings.nullText)'"),
+            ("separator", shell.settings.columnSeparator.map { "'\(SeparatorCommand.escaped($0))'" } ?? "the mode's own"),
+            ("newline", "'\(SeparatorCommand.escaped(shell.settings.rowSeparator ?? "\n"))'"),
+            ("width", shell.settings.columnWidths.isEmpty ? "automatic" : shell.settings.columnWidths.map(String.init).joined(separator: " ")),
+            ("expanded", shell.settings.expanded.rawValue),
+            ("pager", shell.options.pager.rawValue + (shell.pagerCommand.map { " (\($0))" } ?? "")),
             ("output", shell.state.redirection.map { $0.shownAs + ($0.once ? " (once)" : "") } ?? "stdout"),
             ("timer", onOff(shell.options.timer)),
             ("echo", onOff(shell.options.echo)),

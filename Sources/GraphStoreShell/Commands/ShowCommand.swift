@@ -38,7 +38,7 @@ enum ShowCommand {
                 }
                 return
             } else {
-                throw ShellError("\(object.entity.name) has no attribute or relationship named \(key)")
+                throw ShellError("\(object.entity.name) has no attribute or relationship named \(key)" + Suggestion.didYouMean(key, among: shell.keyNames(of: object.mapping)))
             }
         }
         if single, let object = current.first {

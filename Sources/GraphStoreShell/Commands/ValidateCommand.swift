@@ -15,7 +15,7 @@ enum ValidateCommand {
         let store = try shell.requireStore()
         let entity = try arguments[entityName].map { try shell.mapping($0).name }
         let predicate = try arguments.text(from: predicateText).map {
-            try FetchCommandLine.predicate(String($0), command: "validate", shell: shell)
+            try FetchCommandLine.predicate($0, command: "validate", shell: shell)
         }
         let started = Date()
         var summary = StoreValidator.Summary()

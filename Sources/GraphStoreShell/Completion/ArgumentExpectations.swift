@@ -57,8 +57,10 @@ struct ArgumentExpectations {
         guard !states.isEmpty, states.allSatisfy({ $0.restOfLine == nil }) else { return }
         for flag in syntax.flags {
             switch flag {
-            case .flag(let name) where !flags.flags.contains(name): words.append(Expected(word: .literal(name)))
-            case .option(let name, _) where flags.options[name] == nil: words.append(Expected(word: .literal(name)))
+            case .flag(let name) where !flags.flags.contains(name), .requiredFlag(let name) where !flags.flags.contains(name):
+                words.append(Expected(word: .literal(name)))
+            case .option(let name, _) where flags.options[name] == nil, .requiredOption(let name, _) where flags.options[name] == nil:
+                words.append(Expected(word: .literal(name)))
             default: break
             }
         }

@@ -26,7 +26,10 @@ public struct Completer {
         guard let command = words.complete.first else {
             return Completion(word: words.partial, candidates: commandCandidates(words.partial))
         }
-        guard let found = shell.command(named: command.text) else { return Completion(word: words.partial, candidates: []) }
+        // A dot-command shortened to a prefix only it has completes as the command.
+        guard let found = shell.command(named: command.text) ?? (try? shell.resolveCommand(command.text)) else {
+            return Completion(word: words.partial, candidates: [])
+        }
         let typed = Array(words.complete.dropFirst())
         var candidates: [CompletionCandidate] = []
         var word = words.partial
@@ -64,6 +67,10 @@ public struct Completer {
         switch kind {
         case .entity:
             return entityCandidates(partial)
+        case .table:
+            // Tables by name, upper case as SQLite shows them, after the entities.
+            let tables = shell.store?.tableNames ?? []
+            return tables.filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
         case .object:
             // `ENTITY/PK…`: the entity name starts the word; the rest is typed by hand.
             return partial.contains("/") ? [] : entityCandidates(partial).map { CompletionCandidate($0.text, terminator: "") }

@@ -151,12 +151,11 @@ public final class EditLineSource: LineSource {
         return .line(line)
     }
 
-    public func confirm(_ question: String) -> Bool {
+    public func ask(_ question: String) -> String? {
         switch read(prompt: question) {
-        case .line(let answer): return answer.trimmingWhitespace().lowercased().hasPrefix("y")
-        case .cancelled, .failed: return false
-        // Ctrl-D again means it.
-        case .end: return true
+        case .line(let answer): return answer
+        case .cancelled, .failed: return ""
+        case .end: return nil
         }
     }
 

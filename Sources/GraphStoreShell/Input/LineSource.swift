@@ -21,8 +21,9 @@ public protocol LineSource: AnyObject {
     var name: String { get }
     /// Whether a person is typing (prompts, history, errors do not end the session).
     var isInteractive: Bool { get }
-    /// Asks a yes-or-no question; sources nobody types at answer yes.
-    func confirm(_ question: String) -> Bool
+    /// Asks a question and returns the line typed in answer: "" for Ctrl-C (no answer),
+    /// nil for Ctrl-D. Sources nobody types at answer nil.
+    func ask(_ question: String) -> String?
     /// Keeps a complete statement in the history (interactive sources).
     func remember(_ statement: String)
     /// Called when the session ends: interactive sources write their history.
@@ -30,7 +31,7 @@ public protocol LineSource: AnyObject {
 }
 
 extension LineSource {
-    public func confirm(_ question: String) -> Bool { true }
+    public func ask(_ question: String) -> String? { nil }
     public func remember(_ statement: String) {}
     public func finish() {}
 }

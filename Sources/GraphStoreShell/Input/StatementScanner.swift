@@ -1,7 +1,7 @@
 /// Whether typed text is a whole statement yet.
 enum InputCompleteness: Equatable {
     case complete
-    /// A quote, `(` or `{` is still open.
+    /// A quote, `(`, `{` or `[` is still open.
     case open
     /// The text ends with a backslash that asks for another line.
     case continuedByBackslash
@@ -61,9 +61,9 @@ struct StatementScanner {
     private mutating func scan(_ c: Unicode.Scalar) {
         scannedScalars += 1
         guard quotes.advance(c) else { return }
-        if c == "(" || c == "{" {
+        if c == "(" || c == "{" || c == "[" {
             depth += 1
-        } else if c == ")" || c == "}" {
+        } else if c == ")" || c == "}" || c == "]" {
             depth -= 1
         }
     }

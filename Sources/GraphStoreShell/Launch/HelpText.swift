@@ -9,19 +9,26 @@ enum HelpText {
         Commands given with -c, -f or after STORE run in order, then graphstore exits;
         otherwise commands are read from standard input: at a terminal with a prompt,
         line editing, history and TAB completion; from a pipe silently. Type .help at
-        the prompt for the commands.
+        the prompt for the commands. Long options take one dash or two (-json, --json).
 
         Options:
           -c, --command CMD    run CMD (repeatable; standard input is then not read)
           -f, --file FILE      run the commands in FILE (repeatable)
-              --mode MODE      output mode: table box csv tsv json jsonl line markdown
-              --json           same as --mode json
-              --headers        print header rows (the default)
-              --no-headers     leave header rows out
+              --cmd CMD        run CMD first, then read standard input as usual
+              --mode MODE      output mode: table box csv tsv json jsonl line list markdown html
+              --json, --csv, --tsv, --line, --list, --box, --table, --markdown, --html
+                               the same as --mode json and so on (--tabs is --tsv)
+              --headers        print header rows (the default; also --header)
+              --no-headers     leave header rows out (also --noheader)
               --nullvalue TEXT show NULL as TEXT
+              --separator SEP  separate values with SEP in list and csv modes
+              --newline SEP    end rows with SEP in list and csv modes
               --bail           stop at the first error (the default when not interactive)
               --no-bail        carry on after errors; exit with the last failure's status
+              --echo           print each command before it runs
               --write          allow changes to the store
+              --readonly       open the store read-only (the default)
+              --discard-unsaved  let a script end with unsaved changes without failing
               --model PATH     open the store with this model (.xcdatamodeld, .xcdatamodel, .mom)
               --init FILE      run FILE first, instead of ~/.graphstorerc
               --no-rc          do not read ~/.graphstorerc
@@ -34,17 +41,20 @@ enum HelpText {
           2  usage error (a wrong option or value)
           3  validate found validation failures
           4  the store could not be opened
+          5  a script ended with unsaved changes (discarded; see --discard-unsaved)
           A closed standard output pipe (| head -1) ends graphstore by SIGPIPE, as cat.
 
         Environment:
           GRAPHSTORE_HISTORY  history file (default ~/.graphstore_history; empty: none)
+          PAGER               pager for results taller than the terminal (default less -FRSX;
+                              empty: none)
           NO_COLOR            when set, no colour
           EDITRC              libedit settings file (default ~/.editrc; "bind -v" for vi keys)
 
         Examples:
           graphstore App.sqlite                       # interactive
           graphstore App.sqlite .entities             # one command, as with sqlite3
-          graphstore --json App.sqlite -c '.rows Book 10'
+          graphstore -json App.sqlite -c '.rows Book 10'
           graphstore --no-rc App.sqlite < checks.graphstore
 
         See graphstore(1) for the full manual.

@@ -6,10 +6,15 @@
 ///
 /// Commands (`-c`, `-f`, and words after STORE) run in the order given, then graphstore
 /// exits; without any it reads standard input (a prompt with line editing at a terminal).
+/// Long options take one dash or two (`-json`, `--json`), as sqlite3's do; `--name=value`
+/// gives a value in the same word. Short options bundle (`-hV`) only when every letter is
+/// a flag without a value. An option that is not known is a usage error naming the
+/// closest one that is.
 ///
 /// ```swift
-/// let options = try LaunchOptions.parse(["--json", "Books.sqlite", "-c", ".entities"])
+/// let options = try LaunchOptions.parse(["-json", "Books.sqlite", "-c", ".entities"])
 /// options.store     // "Books.sqlite"
+/// options.mode      // .json
 /// options.actions   // [.command(".entities")]
 /// ```
 public struct LaunchOptions: Sendable, Equatable {
@@ -23,16 +28,30 @@ public struct LaunchOptions: Sendable, Equatable {
     public var store: String?
     /// `-c`, `-f` and trailing commands, in order.
     public var actions: [Action] = []
-    /// `--mode`, `--json`.
+    /// `-cmd`: commands run first (after the rc file), before the actions or standard input,
+    /// which is still read afterwards when there are no actions (as sqlite3's `-cmd`).
+    public var initialCommands: [String] = []
+    /// `--mode`, `--json`, `-csv`, …
     public var mode: OutputMode?
-    /// `--headers`, `--no-headers`.
+    /// `--headers`, `--no-headers` (`-header`, `-noheader`).
     public var headers: Bool?
     /// `--nullvalue`.
     public var nullText: String?
+    /// `--separator`: between the values of list and csv rows. A mode chosen after it puts
+    /// it back, as in sqlite3 (`-separator ';' -csv` writes commas).
+    public var separator: String?
+    /// `--newline`: after each list and csv row.
+    public var newline: String?
     /// `--bail`, `--no-bail` (nil: on unless interactive).
     public var bail: Bool?
+    /// `--echo`.
+    public var echo = false
     /// `--write`.
     public var write = false
+    /// `--readonly` (the default; refused together with `--write`).
+    public var readOnly = false
+    /// `--discard-unsaved`: a script may end with unsaved changes without failing.
+    public var discardsUnsaved = false
     /// `--model`.
     public var model: String?
     /// `--init`: a script run first, instead of `~/.graphstorerc`.
@@ -47,23 +66,52 @@ public struct LaunchOptions: Sendable, Equatable {
     /// Options with every default.
     public init() {}
 
+    /// What an option does.
+    private enum Option {
+        case command, file, cmd, mode, modeFlag(OutputMode), headers(Bool), nullValue, separator, newline
+        case bail(Bool), echo, write, readOnly, discardUnsaved, model, initFile, noRC, help, version
+
+        var takesValue: Bool {
+            switch self {
+            case .command, .file, .cmd, .mode, .nullValue, .separator, .newline, .model, .initFile: true
+            default: false
+            }
+        }
+    }
+
+    /// Every long option, by name without its dashes: graphstore's own and sqlite3's.
+    private static let long: [String: Option] = [
+        "command": .command, "file": .file, "cmd": .cmd, "mode": .mode,
+        "json": .modeFlag(.json), "jsonl": .modeFlag(.jsonl), "csv": .modeFlag(.csv), "tsv": .modeFlag(.tsv),
+        "tabs": .modeFlag(.tsv), "line": .modeFlag(.line), "list": .modeFlag(.list), "box": .modeFlag(.box),
+        "table": .modeFlag(.table), "column": .modeFlag(.table), "markdown": .modeFlag(.markdown), "html": .modeFlag(.html),
+        "headers": .headers(true), "header": .headers(true), "no-headers": .headers(false), "noheader": .headers(false),
+        "nullvalue": .nullValue, "separator": .separator, "newline": .newline,
+        "bail": .bail(true), "no-bail": .bail(false), "echo": .echo,
+        "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved,
+        "model": .model, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
+    ]
+
+    /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`.
+    private static let short: [Character: Option] = ["c": .command, "f": .file, "h": .help, "V": .version]
+
+    /// The long options as `--help` and the manual name them (synonyms left out).
+    static let longOptions = [
+        "--command", "--file", "--cmd", "--mode", "--json", "--csv", "--tsv", "--line", "--list", "--box", "--table",
+        "--markdown", "--html", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
+        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--model", "--init", "--no-rc",
+        "--help", "--version",
+    ]
+
     /// Parses the arguments (without the program name). Errors are usage errors (exit 2).
     public static func parse(_ arguments: [String]) throws(ShellError) -> LaunchOptions {
         var options = LaunchOptions()
         var positional: [String] = []
         var index = 0
         var onlyPositional = false
-
-        func value(for option: String, inline: String?) throws(ShellError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw usage("\(option) needs a value") }
-            return arguments[index]
-        }
-
         while index < arguments.count {
             let argument = arguments[index]
-            defer { index += 1 }
+            index += 1
             if onlyPositional || argument == "-" || !argument.hasPrefix("-") {
                 positional.append(argument)
                 continue
@@ -72,48 +120,23 @@ public struct LaunchOptions: Sendable, Equatable {
                 onlyPositional = true
                 continue
             }
-            // --name=value and -cVALUE forms.
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            } else if !argument.hasPrefix("--"), argument.count > 2 {
-                name = String(argument.prefix(2))
-                inline = String(argument.dropFirst(2))
-            }
-            switch name {
-            case "-c", "--command": options.actions.append(.command(try value(for: name, inline: inline)))
-            case "-f", "--file": options.actions.append(.file(try value(for: name, inline: inline)))
-            case "--mode":
-                let text = try value(for: name, inline: inline)
-                do {
-                    options.mode = try ModeCommand.mode(named: text)
-                } catch {
-                    throw usage(error.message)
+            for (name, option, inline) in try recognise(argument) {
+                var value: String?
+                if option.takesValue {
+                    if let inline {
+                        value = inline
+                    } else {
+                        guard index < arguments.count else { throw usage("\(name) needs a value") }
+                        value = arguments[index]
+                        index += 1
+                    }
+                } else if inline != nil {
+                    throw usage("\(name) takes no value")
                 }
-            case "--json": options.mode = .json
-            case "--headers": options.headers = true
-            case "--no-headers": options.headers = false
-            case "--nullvalue": options.nullText = try value(for: name, inline: inline)
-            case "--bail": options.bail = true
-            case "--no-bail": options.bail = false
-            case "--write": options.write = true
-            case "--model": options.model = try value(for: name, inline: inline)
-            case "--init": options.initFile = try value(for: name, inline: inline)
-            case "--no-rc": options.readsRCFile = false
-            case "-h", "--help": options.showsHelp = true
-            case "-V", "--version": options.showsVersion = true
-            default:
-                // sqlite3 spells long options with one dash (-json, -bail).
-                let long = "-" + argument
-                let hint = longOptions.contains(where: { long.hasPrefix($0) }) ? " (did you mean \(long)?)" : ""
-                throw usage("unknown option \(argument)\(hint)")
-            }
-            if inline != nil, ["--json", "--headers", "--no-headers", "--bail", "--no-bail", "--write", "--no-rc", "--help", "--version"].contains(name) {
-                throw usage("\(name) takes no value")
+                try options.apply(option, value: value ?? "")
             }
         }
+        if options.write, options.readOnly { throw usage("--write and --readonly cannot be given together") }
         if let store = positional.first {
             options.store = store
             // sqlite3's habit: `graphstore STORE .entities` runs the command and exits.
@@ -122,10 +145,64 @@ public struct LaunchOptions: Sendable, Equatable {
         return options
     }
 
-    static let longOptions = [
-        "--command", "--file", "--mode", "--json", "--headers", "--no-headers", "--nullvalue", "--bail", "--no-bail",
-        "--write", "--model", "--init", "--no-rc", "--help", "--version",
-    ]
+    /// The options one word names, each with the name it was typed as and a value given in
+    /// the word (`--mode=csv`): a long option (one dash or two), a short one, or short
+    /// flags bundled (`-hV`).
+    private static func recognise(_ argument: String) throws(ShellError) -> [(String, Option, String?)] {
+        let doubleDash = argument.hasPrefix("--")
+        var name = String(argument.dropFirst(doubleDash ? 2 : 1))
+        var inline: String?
+        if let equals = name.firstIndex(of: "="), long[String(name[..<equals])] != nil {
+            inline = String(name[name.index(after: equals)...])
+            name = String(name[..<equals])
+        }
+        if name.count > 1 || doubleDash, let option = long[name] { return [(argument.prefix(doubleDash ? 2 : 1) + name, option, inline)] }
+        if !doubleDash, name.count == 1, let option = short[name.first ?? " "] { return [(argument, option, nil)] }
+        // Bundled flags: every letter a short option without a value.
+        if !doubleDash, name.count > 1, name.allSatisfy({ short[$0].map { !$0.takesValue } ?? false }) {
+            return name.compactMap { letter in short[letter].map { ("-\(letter)", $0, nil) } }
+        }
+        let dashes = doubleDash ? "--" : "-"
+        let known = long.keys.map { dashes + $0 } + (doubleDash ? [] : short.keys.map { "-\($0)" })
+        let typed = String(argument.prefix { $0 != "=" })
+        throw usage("unknown option \(typed)" + Suggestion.didYouMean(typed, among: known.sorted()))
+    }
+
+    private mutating func apply(_ option: Option, value: String) throws(ShellError) {
+        switch option {
+        case .command: actions.append(.command(value))
+        case .file: actions.append(.file(value))
+        case .cmd: initialCommands.append(value)
+        case .mode:
+            do {
+                select(try ModeCommand.mode(named: value))
+            } catch {
+                throw Self.usage(error.message)
+            }
+        case .modeFlag(let mode): select(mode)
+        case .headers(let on): headers = on
+        case .nullValue: nullText = value
+        case .separator: separator = value
+        case .newline: newline = value
+        case .bail(let on): bail = on
+        case .echo: echo = true
+        case .write: write = true
+        case .readOnly: readOnly = true
+        case .discardUnsaved: discardsUnsaved = true
+        case .model: model = value
+        case .initFile: initFile = value
+        case .noRC: readsRCFile = false
+        case .help: showsHelp = true
+        case .version: showsVersion = true
+        }
+    }
+
+    /// A mode puts the separators given before it back, as sqlite3's mode flags do.
+    private mutating func select(_ mode: OutputMode) {
+        self.mode = mode
+        separator = nil
+        newline = nil
+    }
 
     private static func usage(_ message: String) -> ShellError {
         ShellError("\(message)\nTry 'graphstore --help' for more information.", exitCode: ExitStatus.usage)

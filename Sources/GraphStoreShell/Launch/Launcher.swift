@@ -36,16 +36,26 @@ public enum Launcher {
                 standardOutput.flush()
                 writeError(text)
             })
+        // Standard output goes through the running command's pager, if it has one.
+        shell.output = { [unowned shell] text in
+            if let pager = shell.state.pager { pager.write(text) } else { standardOutput.write(text) }
+        }
         shell.flushOutput = { standardOutput.flush() }
         shell.standardOutput = standardOutput
         shell.terminal = TerminalInfo(fileDescriptor: STDOUT_FILENO, environment: environment)
-        if let mode = options.mode { shell.settings.mode = mode }
+        if let mode = options.mode { shell.settings.select(mode) }
+        if let separator = options.separator { shell.settings.columnSeparator = separator }
+        if let newline = options.newline { shell.settings.rowSeparator = newline }
         if let headers = options.headers { shell.settings.headers = headers }
         if let nullText = options.nullText { shell.settings.nullText = nullText }
         shell.options.bail = options.bail ?? !interactive
+        shell.options.echo = options.echo
         let colourDiagnostics = TerminalInfo(fileDescriptor: STDERR_FILENO, environment: environment)?.colour ?? false
 
-        if interactive { Interrupts.install() }
+        if interactive {
+            Interrupts.install()
+            shell.pagerCommand = environment.pagerCommand
+        }
         if let store = options.store {
             do {
                 try shell.open(path: store, modelPath: options.model)
@@ -71,6 +81,15 @@ public enum Launcher {
             status = runScript(shell, path: script.path, required: script.required)
             if status != ExitStatus.success, shell.options.bail || shell.shouldQuit { return status }
         }
+        if !options.initialCommands.isEmpty {
+            var session = Session(shell: shell)
+            session.colourDiagnostics = colourDiagnostics
+            let result = session.run(TextLineSource(lines: options.initialCommands, name: "-cmd"))
+            if result != ExitStatus.success {
+                status = result
+                if shell.options.bail || shell.shouldQuit { return status }
+            }
+        }
         if !options.actions.isEmpty {
             for group in groups(options.actions) where !shell.shouldQuit {
                 let result: Int32
@@ -87,9 +106,7 @@ public enum Launcher {
                     if shell.options.bail { break }
                 }
             }
-            let final = shell.state.exitStatus ?? status
-            if final == ExitStatus.success { warnAboutUnsavedChanges(shell) }
-            return final
+            return scriptStatus(shell, shell.state.exitStatus ?? status, discardsUnsaved: options.discardsUnsaved)
         }
 
         let source: LineSource
@@ -103,8 +120,8 @@ public enum Launcher {
         session.colourDiagnostics = colourDiagnostics
         let result = session.run(source)
         let final = result != ExitStatus.success ? result : status
-        if !source.isInteractive, final == ExitStatus.success { warnAboutUnsavedChanges(shell) }
-        return final
+        guard !source.isInteractive else { return final }
+        return scriptStatus(shell, final, discardsUnsaved: options.discardsUnsaved)
     }
 
     /// Ends the session's output: a redirection's file is closed (created if nothing was
@@ -212,12 +229,19 @@ public enum Launcher {
         write(descriptor, text)
     }
 
-    /// A script that ends well but leaves changes unsaved has probably forgotten `save`
-    /// (sqlite3 would have committed them); one that failed has said so already.
-    private static func warnAboutUnsavedChanges(_ shell: Shell) {
+    /// The status of a script (`-c`, `-f`, standard input) that ended with `status`. One
+    /// that ends well but leaves changes unsaved has probably forgotten `save` (sqlite3
+    /// would have committed them): it says so and fails with `ExitStatus.unsavedChanges`,
+    /// unless `--discard-unsaved` said that is meant. One that failed has said so already.
+    private static func scriptStatus(_ shell: Shell, _ status: Int32, discardsUnsaved: Bool) -> Int32 {
         let summary = ChangeSummary(shell.context)
-        guard summary.total > 0 else { return }
-        shell.diagnostics("graphstore: warning: \(summary.sentence) discarded (not saved)\n")
+        guard status == ExitStatus.success, summary.total > 0 else { return status }
+        if discardsUnsaved {
+            shell.diagnostics("graphstore: \(summary.sentence) discarded (--discard-unsaved)\n")
+            return status
+        }
+        shell.diagnostics("graphstore: warning: \(summary.sentence) discarded (not saved; save them, or pass --discard-unsaved)\n")
+        return ExitStatus.unsavedChanges
     }
 
     private static func writeOut(_ text: String) { write(STDOUT_FILENO, text) }

@@ -31,6 +31,11 @@ public final class FileOutput {
     /// Writes to standard output.
     public static func standardOutput() -> FileOutput { FileOutput(fileDescriptor: STDOUT_FILENO, owns: false, path: nil) }
 
+    /// Writes to the writing end of a pipe (a pager's input), closed when released.
+    static func pipe(_ fileDescriptor: Int32, name: String) -> FileOutput {
+        FileOutput(fileDescriptor: fileDescriptor, owns: true, path: name)
+    }
+
     /// Creates (or truncates) the file at `path`; messages name it `shownAs` (the path as typed).
     public convenience init(creating path: String, shownAs name: String? = nil) throws(ShellError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

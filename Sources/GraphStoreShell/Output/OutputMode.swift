@@ -12,10 +12,14 @@ public enum OutputMode: String, Sendable, CaseIterable {
     case json
     /// One JSON object per line.
     case jsonl
-    /// One `column = value` line per value, a blank line between rows.
+    /// One `column = value` line per value, a blank line between rows (sqlite3's line mode).
     case line
+    /// Values separated by `|` (or `.separator`), as they are (sqlite3's list mode).
+    case list
     /// A GitHub-flavoured Markdown table.
     case markdown
+    /// HTML table rows, `<TR><TD>…</TD></TR>` (sqlite3's html mode).
+    case html
 
     /// What `.help .mode` and the manual say about the mode.
     public var summary: String {
@@ -27,7 +31,9 @@ public enum OutputMode: String, Sendable, CaseIterable {
         case .json: "a JSON array of objects, [] when empty; numbers typed, dates ISO 8601"
         case .jsonl: "one JSON object per line"
         case .line: "one 'column = value' line per value, rows separated by a blank line"
+        case .list: "values separated by | (or .separator), unquoted, as sqlite3's list mode"
         case .markdown: "a Markdown table"
+        case .html: "HTML table rows (<TR><TD>), as sqlite3's html mode"
         }
     }
 

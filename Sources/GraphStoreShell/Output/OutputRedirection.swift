@@ -91,9 +91,11 @@ extension Shell {
         return settings
     }
 
-    /// Whether writing where output goes now has failed: a result being written stops.
+    /// Whether writing where output goes now has failed: a result being written stops (the
+    /// reader quitting the pager counts).
     var outputHasFailed: Bool {
         if let redirection = state.redirection { return redirection.hasFailed }
+        if let pager = state.pager, pager.readerHasQuit { return true }
         return standardOutput?.failure != nil
     }
 

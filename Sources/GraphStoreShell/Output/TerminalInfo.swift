@@ -9,6 +9,8 @@ public struct TerminalInfo: Sendable {
     public var colour: Bool
     /// `COLUMNS`, for a terminal that does not say how wide it is.
     private var columnsVariable: Int?
+    /// `LINES`, for a terminal that does not say how tall it is.
+    private var linesVariable: Int?
 
     /// The terminal on `fileDescriptor`, or nil when it is not a terminal.
     public init?(fileDescriptor: Int32, environment: LaunchEnvironment) {
@@ -16,6 +18,7 @@ public struct TerminalInfo: Sendable {
         self.fileDescriptor = fileDescriptor
         self.colour = Self.allowsColour(environment)
         self.columnsVariable = environment.columns.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        self.linesVariable = environment.lines.flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Whether the environment allows colour on a terminal: https://no-color.org says any
@@ -30,5 +33,12 @@ public struct TerminalInfo: Sendable {
         var size = winsize()
         if ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return columnsVariable ?? 80
+    }
+
+    /// The number of rows, from the terminal, else `LINES`, else 24.
+    public var rows: Int {
+        var size = winsize()
+        if ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        return linesVariable ?? 24
     }
 }

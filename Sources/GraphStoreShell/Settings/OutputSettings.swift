@@ -1,8 +1,9 @@
-/// Output settings shared by every result writer (`.mode`, `.headers`, `.nullvalue`).
+/// Output settings shared by every result writer (`.mode`, `.headers`, `.nullvalue`,
+/// `.separator`, `.width`, `.expanded`).
 public struct OutputSettings: Sendable {
     /// The mode.
     public var mode: OutputMode = .table
-    /// Whether a header row is printed (table, box, csv, tsv, markdown).
+    /// Whether a header row is printed (table, box, csv, tsv, list, html, markdown).
     public var headers = true
     /// The text shown for NULL in text modes (JSON always writes `null`).
     public var nullText = ""
@@ -15,7 +16,37 @@ public struct OutputSettings: Sendable {
     public var colour = false
     /// Whether commands echo the SQL they run, with its bound values (`.sql on`).
     public var echoSQL = false
+    /// What separates the values of a row in list and csv modes (`.separator`, `-separator`);
+    /// nil for the mode's own (`|` for list, `,` for csv). Choosing a mode resets it, as in sqlite3.
+    public var columnSeparator: String?
+    /// What ends a row in list and csv modes (`.separator COL ROW`, `-newline`); nil for `\n`.
+    public var rowSeparator: String?
+    /// `.width N …`: the width of each column in table, box and markdown modes, in order:
+    /// N > 0 is N columns wide, N < 0 is -N wide and right-aligned, 0 (or a column past the
+    /// list) is as wide as its values.
+    public var columnWidths: [Int] = []
+    /// psql's expanded display (`\x`): one field per line in table and box modes.
+    public var expanded = ExpandedDisplay.off
 
     /// The default settings.
     public init() {}
+
+    /// Chooses a mode, putting the separators back to the mode's own (sqlite3's `.mode`
+    /// does the same).
+    public mutating func select(_ mode: OutputMode) {
+        self.mode = mode
+        columnSeparator = nil
+        rowSeparator = nil
+    }
+}
+
+/// psql's `\x`: whether table and box results are shown one field per line, with a header
+/// line per record, instead of as a table.
+public enum ExpandedDisplay: String, Sendable, CaseIterable {
+    /// Always as a table.
+    case off
+    /// Always one field per line.
+    case on
+    /// One field per line when a row does not fit the terminal (as a table elsewhere).
+    case auto
 }

@@ -13,6 +13,14 @@ struct SessionState {
     var directory: String?
     /// The objects the last failed save found in conflict, for `reload` with no object.
     var conflicts: Conflicts?
+    /// Notes for the user, shown on the diagnostics once the command's output is out.
+    var notes: [String] = []
+    /// Whether the session has said that a table was cut to fit the terminal (said once).
+    var hasToldAboutFitting = false
+    /// The pager the running command's standard output goes through, if any.
+    var pager: Pager?
+    /// Whether the session has said that the pager cannot be started (said once).
+    var hasToldAboutPager = false
 
     /// Conflicting objects of one context (forgotten when another store is opened).
     struct Conflicts {

@@ -8,6 +8,8 @@ public struct ShellOptions: Sendable {
     public var timer = false
     /// Print a summary of unsaved changes after each command that altered them (`.changes on`).
     public var changes = false
+    /// When results typed for at the prompt go through the pager (`.pager`).
+    public var pager = PagerSetting.auto
     /// The default options.
     public init() {}
 }

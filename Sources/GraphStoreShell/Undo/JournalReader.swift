@@ -15,9 +15,11 @@ struct JournalReader {
     static func items(_ text: String, path: String, isGroup: (String) -> Bool) throws -> [Item] {
         var items: [Item] = []
         var open: (name: String?, lines: [(number: Int, text: String)], start: Int)?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        // A line may hold several commands separated by `;`, as at the prompt.
+        let commands = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { index, raw in
+            CommandSeparator.commands(in: String(raw)).map { (index + 1, $0.trimmingWhitespace()) }
+        }
+        for (number, line) in commands {
             if line.isEmpty || line.hasPrefix("--") || line.hasPrefix("#") { continue }
             let name = line.prefix { !$0.isWhitespace }
             let rest = line.dropFirst(name.count).trimmingCharacters(in: .whitespaces)

@@ -7,6 +7,10 @@ import Foundation
 /// `arrange` sets up (a pipe of another test's process left open in the child would keep
 /// that test waiting for its end).
 enum GraphStoreSpawn {
+    /// Held while a test makes descriptors that are not yet close-on-exec, and while a
+    /// child is started: no child inherits another test's pipe in between.
+    static let descriptors = NSLock()
+
     static func start(
         arguments: [String], environment: [String: String], flags: Int16 = 0,
         arrange: (inout posix_spawn_file_actions_t) -> Void
@@ -27,6 +31,8 @@ enum GraphStoreSpawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         arrange(&actions)
+        descriptors.lock()
+        defer { descriptors.unlock() }
         // (Closing a descriptor that is gone by then is not an error for posix_spawn.)
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }

@@ -19,12 +19,17 @@ final class PseudoTerminal {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        guard openpty(&master, &slave, nil, nil, &size) == 0, let name = ttyname(slave) else {
+        // Made and marked close-on-exec while no other test starts a child (see `GraphStoreSpawn.descriptors`).
+        let opened = GraphStoreSpawn.descriptors.withLock {
+            guard openpty(&master, &slave, nil, nil, &size) == 0 else { return false }
+            _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+            return true
+        }
+        guard opened, let name = ttyname(slave) else {
             throw TerminalError("openpty failed: \(String(cString: strerror(errno)))")
         }
         let slavePath = String(cString: name)
-        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
         self.master = master
         self.screen = ScreenModel(columns: columns, rows: rows)
 

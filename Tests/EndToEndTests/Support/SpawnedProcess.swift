@@ -18,12 +18,15 @@ final class SpawnedProcess {
         var stdinPipe: [Int32] = [-1, -1]
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
-        guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else {
-            throw TerminalError("pipe failed: \(String(cString: strerror(errno)))")
+        // Made and marked close-on-exec while no other test starts a child (see
+        // `GraphStoreSpawn.descriptors`): a child started in between would keep an end open,
+        // and this test would wait for an end of output, or a closed pipe, that never comes.
+        let made = GraphStoreSpawn.descriptors.withLock {
+            guard pipe(&stdinPipe) == 0, pipe(&stdoutPipe) == 0, pipe(&stderrPipe) == 0 else { return false }
+            for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
         }
-        // Closed on exec, so that no other test's child holds them open (and its end of
-        // output never comes).
-        for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard made else { throw TerminalError("pipe failed: \(String(cString: strerror(errno)))") }
         let child: pid_t
         do {
             child = try GraphStoreSpawn.start(arguments: arguments, environment: environment) { actions in

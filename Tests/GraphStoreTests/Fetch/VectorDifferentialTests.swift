@@ -23,7 +23,7 @@ struct VectorDifferentialTests {
             if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" {
                 Issue.record("the predicate vector corpus is missing and GRAPHSTORE_REQUIRE_CORPUS=1")
             } else {
-                print("skipped vector differential: no predicate vector corpus")
+                print("skipped vector differential: ../shared/corpus/predicates/vectors.jsonl is not present")
             }
             return
         }

@@ -25,7 +25,7 @@ struct PredicateVectorCorpusTests {
             if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" {
                 Issue.record("the predicate vector corpus is missing and GRAPHSTORE_REQUIRE_CORPUS=1")
             } else {
-                print("skipped: no predicate vector corpus at ../shared/corpus/predicates/vectors.jsonl")
+                print("skipped shared predicate vectors: ../shared/corpus/predicates/vectors.jsonl is not present")
             }
             return
         }

@@ -1,0 +1,167 @@
+/// A progressive migration from one version of a model bundle to another: one inferred
+/// step per pair of neighbouring versions in the bundle's order (v1 → v2 → … → current),
+/// as objc.io's progressive migration and CoreStore's migration chains walk them.
+///
+/// Neighbouring versions with identical entity version hashes are one model to Core Data:
+/// the chain passes through them as one, keeping the version it reached first as the source
+/// of the next step (their renaming identifiers may differ, and Core Data could take
+/// either; the step lists the versions passed over in ``MigrationStep/skipped``). Only a
+/// target identical to the version before it gets a step of its own, which changes nothing
+/// but the store's metadata.
+///
+/// The whole chain is worked out before anything could be written, and a plan with any
+/// refused step is refused as a whole (``isRefused``). Counting a store's objects
+/// (``counted(_:)``) fills in how many objects each step carries.
+///
+/// ```swift
+/// let versions = try ModelVersions(path: "App.xcdatamodeld")
+/// let plan = try MigrationPlan(versions: versions, from: "App", to: nil)   // to the current version
+/// print(plan.text)
+/// ```
+public struct MigrationPlan: Sendable, Hashable {
+    /// The bundle's path.
+    public var bundle: String
+    /// The version the migration starts from (the store's version).
+    public var sourceVersion: String
+    /// The version it ends at.
+    public var targetVersion: String
+    /// Whether the target is the bundle's current version.
+    public var targetIsCurrent: Bool
+    /// The steps, in order; empty when the source is the target.
+    public var steps: [MigrationStep]
+    /// Whether the target comes before the source in the bundle's order (the chain walks
+    /// the versions backwards).
+    public var isBackward: Bool
+    /// What the plan knows about the store it was made for, when it was made for one.
+    public var store: Store?
+
+    /// The store a plan was made for, and how its version was recognised.
+    public struct Store: Sendable, Hashable {
+        /// The store's path.
+        public var path: String
+        /// What decided that the store is at ``MigrationPlan/sourceVersion``.
+        public var method: ModelVersionMatch.Method
+        /// Why that version was taken among several that fit, when it was.
+        public var choice: String?
+    }
+
+    /// Every refusal of every step.
+    public var refusals: [MigrationRefusal] { steps.flatMap(\.mapping.refusals) }
+    /// Whether any step is refused: the migration cannot run.
+    public var isRefused: Bool { steps.contains { $0.mapping.isRefused } }
+
+    /// Plans the chain from `source` to `target` (the bundle's current version when nil).
+    ///
+    /// - Throws: ``MigrationError`` when a version is unknown or unreadable, or no target
+    ///   is named and the bundle has no current version.
+    public init(versions: ModelVersions, from source: String, to target: String? = nil) throws(MigrationError) {
+        guard let target = target ?? versions.currentVersion else { throw .noCurrentVersion(bundle: versions.path) }
+        let from = try versions.require(source)
+        let to = try versions.require(target)
+        let start = versions.position(of: from.name) ?? 0
+        let end = versions.position(of: to.name) ?? 0
+        let stride = start <= end ? 1 : -1
+        var steps: [MigrationStep] = []
+        var previous = from
+        var skipped: [String] = []
+        for position in Swift.stride(from: start + stride, through: end, by: stride) where start != end {
+            let next = try versions.require(versions.names[position])
+            let identical = previous.versionHashes == next.versionHashes
+            if identical, position != end {
+                skipped.append(next.name)
+                continue
+            }
+            steps.append(MigrationStep(
+                source: previous.name, destination: next.name, mapping: InferredMapping(from: previous, to: next),
+                hasIdenticalHashes: identical, skipped: skipped))
+            previous = next
+            skipped = []
+        }
+        self.bundle = versions.path
+        self.sourceVersion = from.name
+        self.targetVersion = to.name
+        self.targetIsCurrent = to.name == versions.currentVersion
+        self.steps = steps
+        self.isBackward = end < start
+        self.store = nil
+    }
+
+    /// Plans the migration of a store whose version `match` found, to `target` (the
+    /// bundle's current version when nil), with the store's object counts filled in.
+    ///
+    /// ```swift
+    /// let match = try ModelVersionMatch(store: store, versions: versions)
+    /// let plan = try MigrationPlan(match: match, versions: versions)
+    /// ```
+    ///
+    /// - Throws: ``MigrationError/noFittingVersion(store:bundle:nearest:)`` when no version
+    ///   fits the store, and the errors of ``init(versions:from:to:)``.
+    public init(match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil) throws(MigrationError) {
+        guard let source = match.storeVersion, let candidate = match.candidates.first(where: { $0.name == source }) else {
+            throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
+        }
+        self = try MigrationPlan(versions: versions, from: source, to: target).counted(match.objectCounts)
+        store = Store(path: match.store, method: candidate.method, choice: match.choice)
+    }
+
+    /// The plan with each step's object counts filled in from the store's counts (objects
+    /// of exactly each entity, by source entity name), carried from step to step.
+    /// Refusals that hold only for existing objects are lifted where there are none.
+    ///
+    /// ```swift
+    /// let counted = plan.counted(["Book": 4, "BookCategory": 2, "Page": 0])
+    /// counted.steps[0].mapping.entities.map(\.objectCount)
+    /// ```
+    public func counted(_ counts: [String: Int]) -> MigrationPlan {
+        var plan = self
+        var carried = counts
+        for index in plan.steps.indices {
+            plan.steps[index].mapping = plan.steps[index].mapping.counted(carried)
+            carried = plan.steps[index].mapping.destinationCounts
+        }
+        return plan
+    }
+}
+
+/// One step of a ``MigrationPlan``: two neighbouring versions and the mapping inferred
+/// between them.
+public struct MigrationStep: Sendable, Hashable {
+    /// The version the step starts from.
+    public var source: String
+    /// The version it ends at.
+    public var destination: String
+    /// The inferred mapping.
+    public var mapping: InferredMapping
+    /// Whether the two versions have the same entity version hashes: Core Data takes them
+    /// for one model, and a store of one fits the other as it is.
+    public var hasIdenticalHashes: Bool
+    /// The versions between the two, passed over because their hashes are the source's.
+    public var skipped: [String]
+}
+
+extension InferredMapping {
+    /// The mapping with object counts filled in: `counts` are the source's objects of
+    /// exactly each entity, by name. Refusals that hold only for existing objects are
+    /// lifted where the entity has none (and said so in ``notes``).
+    public func counted(_ counts: [String: Int]) -> InferredMapping {
+        var mapping = self
+        for index in mapping.entities.indices {
+            mapping.entities[index].objectCount = mapping.entities[index].source.map { counts[$0] ?? 0 } ?? 0
+        }
+        for index in mapping.removedEntities.indices {
+            mapping.removedEntities[index].objectCount = counts[mapping.removedEntities[index].name] ?? 0
+        }
+        let objects = Dictionary(mapping.entities.map { ($0.name, $0.objectCount ?? 0) }, uniquingKeysWith: { a, _ in a })
+        mapping.refusals = refusals.filter { refusal in
+            guard refusal.dependsOnObjects, objects[refusal.entity] == 0 else { return true }
+            mapping.notes.append("\(refusal.place) \(refusal.reason), but the store has no \(refusal.entity) object, so nothing fails")
+            return false
+        }
+        return mapping
+    }
+
+    /// The destination's objects of exactly each entity, once counted.
+    public var destinationCounts: [String: Int] {
+        Dictionary(entities.compactMap { entity in entity.objectCount.map { (entity.name, $0) } }, uniquingKeysWith: { a, _ in a })
+    }
+}

@@ -1,0 +1,206 @@
+extension MigrationPlan {
+    /// The plan as text to read before anything is written: where the store stands, each
+    /// step with each entity and property and what happens to it (and how many objects,
+    /// once counted), what Core Data refuses, and a last line with the outcome.
+    ///
+    /// ```swift
+    /// print(plan.text)
+    /// // Migration of seed.sqlite from BookStore to BookStore 5 (current): 4 steps, each inferred
+    /// // …
+    /// ```
+    public var text: String {
+        var lines: [String] = []
+        let subject = store.map { "Migration of \($0.path)" } ?? "Migration"
+        let target = targetVersion + (targetIsCurrent ? " (current)" : "")
+        lines.append("\(subject) from \(sourceVersion) to \(target): " + (steps.isEmpty ? "nothing to do" : "\(quantity(steps.count, "step")), inferred"))
+        lines.append("  bundle: \(bundle)")
+        if let store {
+            lines.append("  the store is \(sourceVersion), found by its \(store.method.rawValue)")
+            if let choice = store.choice { lines.append("  \(choice)") }
+        }
+        if isBackward { lines.append("  \(targetVersion) comes before \(sourceVersion) in the bundle: the steps walk the versions backwards") }
+        for (index, step) in steps.enumerated() {
+            lines.append("")
+            lines += MigrationStepText(step: step, number: index + 1).lines
+        }
+        lines.append("")
+        lines.append(outcome)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The plan's last line: nothing to migrate, refused (at which step, with the first
+    /// refusal), or can be migrated (and which values and objects are dropped).
+    public var outcome: String {
+        if steps.isEmpty { return "Nothing to migrate: the store is at \(targetVersion)." }
+        if let index = steps.firstIndex(where: { $0.mapping.isRefused }) {
+            let refusals = steps[index].mapping.refusals
+            return "Refused at step \(index + 1) (\(steps[index].source) → \(steps[index].destination)): \(refusals[0])"
+                + (refusals.count > 1 || refusals.count < self.refusals.count ? "; \(quantity(self.refusals.count, "refusal")) in all" : "")
+        }
+        var lost: [String] = []
+        for (index, step) in steps.enumerated() {
+            for removed in step.mapping.removedEntities where (removed.objectCount ?? 1) > 0 {
+                lost.append("the \(removed.objectCount.map { quantity($0, "object") } ?? "objects") of \(removed.name) (step \(index + 1))")
+            }
+            // A property inherited by sub-entities is named once, by the entity declaring it.
+            var named: Set<String> = []
+            for entity in step.mapping.entities where (entity.objectCount ?? 1) > 0 {
+                for property in entity.removedProperties where named.insert("\(property.declaredBy).\(property.name)").inserted {
+                    lost.append("\(property.declaredBy).\(property.name) (step \(index + 1))")
+                }
+            }
+        }
+        let what = "Can be migrated in \(quantity(steps.count, "step"))"
+        let uncertain = uncertainMatches
+        let caveat = uncertain == 0 ? "" : "; \(quantity(uncertain, "rename")) rest\(uncertain == 1 ? "s" : "") on a renaming identifier that names the old name (uncertain in Core Data)"
+        return (lost.isEmpty ? "\(what); every value is kept" : "\(what); dropped: \(lost.joined(separator: ", "))") + caveat + "."
+    }
+
+    /// The entities and properties paired by a renaming identifier that names the old
+    /// element rather than sharing its identifier.
+    private var uncertainMatches: Int {
+        steps.reduce(0) { total, step in
+            total + step.mapping.entities.reduce(0) { sum, entity in
+                let matches = [entity.match] + entity.attributes.map(\.match) + entity.relationships.map(\.match)
+                return sum + matches.filter { $0 == .renamingIdentifierNamesSource }.count
+            }
+        }
+    }
+}
+
+/// "1 step", "3 steps": a number and its noun.
+func quantity(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+/// The lines of one step of a plan.
+struct MigrationStepText {
+    let step: MigrationStep
+    let number: Int
+
+    var lines: [String] {
+        let mapping = step.mapping
+        var lines = ["Step \(number): \(step.source) → \(step.destination)"]
+        if !step.skipped.isEmpty {
+            lines[0] += " (passing over \(step.skipped.joined(separator: ", ")): the same model to Core Data as \(step.source))"
+        }
+        if step.hasIdenticalHashes {
+            lines[0] += ": the same model to Core Data (identical version hashes); only the store's metadata changes"
+            return lines
+        }
+        // Entities that nothing happens to share one line.
+        var unchanged: [String] = []
+        for entity in mapping.entities {
+            if let entityLines = self.lines(for: entity) {
+                lines += entityLines
+            } else {
+                unchanged.append(entity.name + (entity.objectCount.map { " (\(quantity($0, "object")))" } ?? ""))
+            }
+        }
+        if !unchanged.isEmpty { lines.append("  unchanged: \(unchanged.joined(separator: ", "))") }
+        for removed in mapping.removedEntities {
+            let objects = removed.objectCount.map { ", \(quantity($0, "object")) dropped" } ?? ", its objects dropped"
+            lines.append("  \(removed.name): removed\(objects)")
+        }
+        for note in mapping.notes { lines.append("  note: \(note)") }
+        for refusal in mapping.refusals { lines.append("  refused (\(refusal.code.rawValue)): \(refusal.place): \(refusal.reason)") }
+        return lines
+    }
+
+    /// The lines of an entity, or nil when nothing happens to it (same name, table, number
+    /// and properties).
+    private func lines(for entity: InferredMapping.Entity) -> [String]? {
+        var head = "  \(entity.name)"
+        var facts: [String] = []
+        if let objects = entity.objectCount { facts.append(quantity(objects, "object")) }
+        guard let source = entity.source else {
+            return ["\(head): new entity (table \(entity.table))"]
+        }
+        if source != entity.name { facts.append("renamed from \(source) \(MigrationStepText.how(entity.match))") }
+        if entity.changesTable, let table = entity.sourceTable { facts.append("table \(table) → \(entity.table)") }
+        if let number = entity.sourceNumber, number != entity.number { facts.append("entity number \(number) → \(entity.number)") }
+        if !facts.isEmpty { head += " (\(facts.joined(separator: "; ")))" }
+        var body: [String] = []
+        var kept: [String] = []
+        for attribute in entity.attributes {
+            let text = MigrationStepText.describe(attribute)
+            if let text { body.append("    \(attribute.name): \(text)") } else { kept.append(attribute.name) }
+        }
+        for relationship in entity.relationships {
+            let text = MigrationStepText.describe(relationship)
+            if let text { body.append("    \(relationship.name): \(text)") } else { kept.append(relationship.name) }
+        }
+        for removed in entity.removedProperties {
+            body.append("    \(removed.name): removed (\(removed.kind)); its values are dropped")
+        }
+        for note in entity.notes { body.append("    note: \(note)") }
+        if body.isEmpty { return facts.count > (entity.objectCount == nil ? 0 : 1) ? ["\(head): properties unchanged"] : nil }
+        if !kept.isEmpty { body.append("    kept: \(kept.joined(separator: ", "))") }
+        return [head + ":"] + body
+    }
+
+    /// What happens to an attribute, or nil when it is kept as it is.
+    static func describe(_ attribute: InferredMapping.Attribute) -> String? {
+        guard attribute.source != nil else {
+            return "added (\(attribute.type.xcodeName)), " + (attribute.fill.map { "starts at \($0)" } ?? "starts empty")
+        }
+        guard !attribute.changes.isEmpty else { return nil }
+        return attribute.changes.map { describe($0, match: attribute.match, fill: attribute.fill) }.joined(separator: "; ")
+    }
+
+    /// What happens to a relationship, or nil when it is kept as it is.
+    static func describe(_ relationship: InferredMapping.Relationship) -> String? {
+        let shape = relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+        guard relationship.source != nil else {
+            return "added (\(shape) to \(relationship.destination)), starts empty; stored in \(storage(relationship.storage, ordered: relationship.isOrdered, new: true))"
+        }
+        var parts = relationship.changes.map { describe($0, match: relationship.match, fill: nil) }
+        if relationship.changesStorage, let old = relationship.sourceStorage {
+            parts.append(
+                "stored in \(storage(relationship.storage, ordered: relationship.isOrdered, new: old != relationship.storage)) (was \(storage(old, ordered: relationship.sourceIsOrdered ?? false, new: false)))")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    private static func describe(_ change: InferredMapping.PropertyChange, match: InferredMapping.Match?, fill: AttributeValue?) -> String {
+        switch change {
+        case .renamed(let old): "renamed from \(old) \(how(match))"
+        case .movedInHierarchy(let from, let to): "moves from \(from) to \(to)"
+        case .becameRequired: "becomes required" + (fill.map { "; empty values become \($0)" } ?? "")
+        case .becameOptional: "becomes optional"
+        case .typeChanged(let from, let to): "changes type from \(from.xcodeName) to \(to.xcodeName)"
+        case .externalStorageChanged(true): "may now be stored outside the database"
+        case .externalStorageChanged(false): "is no longer stored outside the database (such values move into the table)"
+        case .becameToMany: "becomes to-many"
+        case .becameToOne: "becomes to-one (an object with several destinations cannot keep them all)"
+        case .becameOrdered: "becomes ordered (destinations take the order they are read in)"
+        case .becameUnordered: "becomes unordered (the order is dropped)"
+        case .destinationChanged(let from, let to): "destination changes from \(from) to \(to)"
+        case .inverseChanged(let from, let to): "inverse changes from \(from ?? "none") to \(to ?? "none")"
+        case .countChanged(let min, let max, let newMin, let newMax):
+            "count bounds change from \(bounds(min, max)) to \(bounds(newMin, newMax)) (checked when objects are validated)"
+        }
+    }
+
+    /// How a rename was matched.
+    static func how(_ match: InferredMapping.Match?) -> String {
+        switch match {
+        case .renamingIdentifierNamesSource?:
+            "(its renaming identifier names the old name but is not the old element's identifier; Core Data's documented rule pairs equal identifiers only, so whether Core Data carries these values is uncertain)"
+        default:
+            "(renaming identifier)"
+        }
+    }
+
+    private static func storage(_ kind: RelationshipStorageKind, ordered: Bool, new: Bool) -> String {
+        let place = switch kind {
+        case .foreignKey: "a column of this entity's table"
+        case .inverseForeignKey: "the inverse's column"
+        case .joinTable: new ? "a new join table" : "a join table"
+        case .notStored: "nothing GraphStore reads (a to-many without an inverse)"
+        }
+        return ordered ? place + " with an order column (Z_FOK_)" : place
+    }
+
+    private static func bounds(_ minimum: Int, _ maximum: Int) -> String {
+        "\(minimum)…\(maximum == 0 ? "any" : String(maximum))"
+    }
+}

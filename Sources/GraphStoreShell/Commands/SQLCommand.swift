@@ -1,0 +1,61 @@
+import GraphStore
+
+/// `sql STATEMENT`: one read-only SQL statement on the store's file, its rows printed in
+/// the current mode.
+enum SQLCommand {
+    static let statement = Placeholder("STATEMENT", .text)
+
+    static let command = ShellCommand(
+        "sql", arguments: [.value(statement)],
+        summary: "run one read-only SQL statement (SELECT, WITH, EXPLAIN, a PRAGMA that reports) on the store's file; its rows in the current mode",
+        example: "sql SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY",
+        details: """
+            Every table of the file can be read: the entity tables, Z_PRIMARYKEY, Z_METADATA, \
+            Z_MODELCACHE, join tables (Z_1TAGS), the persistent-history tables (ATRANSACTION, \
+            ACHANGE). The statement runs on the store's own connection, so it sees what the other \
+            commands see, and it may only read: SQLite refuses a statement that would write \
+            (an authorizer allows only reading), so sql DELETE FROM ZBOOK changes nothing, \
+            not one byte of the file, even with --write. Unsaved changes are not in the file: \
+            fetch and count see them, sql does not. A ; ends the statement as it ends any \
+            command; .sql STATEMENT does the same as sql STATEMENT.
+            """
+    ) { shell, arguments in
+        try run(String(arguments.text(from: statement) ?? ""), shell: shell)
+    }
+
+    /// Runs the statement and prints its rows.
+    static func run(_ sql: String, shell: Shell) throws {
+        let store = try shell.requireStore()
+        try shell.emit(rows: { columns, row in try store.forEachRow(readOnlySQL: sql, columns: columns, row: row) })
+    }
+
+    /// A value as a result shows it: numbers typed (JSON keeps them numbers), blobs by
+    /// size and first bytes (base64 in JSON).
+    static func cell(_ value: SQLiteValue) -> Cell {
+        switch value {
+        case .null: .null
+        case .integer(let v): .value(.integer(v))
+        case .real(let v): .value(.double(v))
+        case .text(let s): .text(s)
+        case .blob(let d): .value(.data(d))
+        }
+    }
+}
+
+extension Shell {
+    /// Streams a result whose columns are known only once the query is prepared: `query`
+    /// hands the column names to its first closure, then each row to its second. Nothing
+    /// is written when the query fails before its first row.
+    func emit(rows query: (_ columns: ([String]) throws -> Void, _ row: ([SQLiteValue]) throws -> Void) throws -> Void) throws {
+        var sink: ResultSink?
+        var finish: (() -> Void)?
+        try query({ columns in
+            let started = startResult(columns: columns)
+            sink = started.sink
+            finish = started.finish
+        }, { values in
+            sink?.row(values.map(SQLCommand.cell))
+        })
+        finish?()
+    }
+}

@@ -1,0 +1,47 @@
+/// How one value is written in each text mode: quoted for CSV, escaped for TSV and HTML,
+/// kept on one line in aligned columns, cut to a width with `…`.
+enum FieldText {
+    /// An RFC 4180 field: quoted when it holds the separator, a quote, a line break, or
+    /// leading or trailing spaces.
+    static func csv(_ text: String, separator: String = ",") -> String {
+        let needsQuotes = text.contains { $0 == "\"" || $0.isNewline } || text.contains(separator) || text.first == " " || text.last == " "
+        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    /// A TSV field: tabs, line breaks and backslashes escaped.
+    static func tsv(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\t" || $0 == "\\" || $0.isNewline }) else { return text }
+        return text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Text inside an HTML element, escaped as sqlite3's html mode escapes it.
+    static func html(_ text: String) -> String {
+        guard text.contains(where: { "<>&\"'".contains($0) }) else { return text }
+        var out = ""
+        for character in text {
+            switch character {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The text on one line: line breaks and tabs written as `\n`, `\r`, `\t`.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0.isNewline || $0 == "\t" }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    /// `text` cut to `width` columns, its last column an ellipsis.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard width > 0 else { return "" }
+        return DisplayWidth.prefix(text, fitting: width - 1) + "…"
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import GraphStore
+
+extension MigrationTests {
+    /// Progressive chains over built versions: one inferred step per pair of neighbours,
+    /// identical versions passed over, counts carried, any refused step refusing the plan.
+    @Suite struct MigrationPlanTests {
+        typealias F = MigrationFixtures
+
+        private func book(_ attributes: AttributeDescription...) throws -> ManagedObjectModel {
+            try ManagedObjectModel(entities: [EntityDescription("Book", attributes: attributes)])
+        }
+
+        @Test func aChainHasOneStepPerNeighbour() throws {
+            let versions = F.versions(
+                try book(AttributeDescription("title", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
+            let plan = try MigrationPlan(versions: versions, from: "v1")
+            #expect(plan.targetVersion == "v3" && plan.targetIsCurrent && !plan.isBackward && !plan.isRefused)
+            #expect(plan.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v2", "v2→v3"])
+            let counted = plan.counted(["Book": 7])
+            #expect(counted.steps.map { $0.mapping.entity(named: "Book")?.objectCount } == [7, 7])
+            #expect(counted.text.contains("Book (7 objects):\n    author: added (String), starts empty"))
+            #expect(counted.outcome == "Can be migrated in 2 steps; every value is kept.")
+            // A plan to an earlier version walks back, one step at a time.
+            let back = try MigrationPlan(versions: versions, from: "v3", to: "v1")
+            #expect(back.isBackward && back.steps.map(\.destination) == ["v2", "v1"])
+            #expect(back.text.contains("v1 comes before v3 in the bundle"))
+        }
+
+        @Test func theStoresOwnVersionNeedsNoStep() throws {
+            let versions = F.versions(try book(AttributeDescription("title", .string)))
+            let plan = try MigrationPlan(versions: versions, from: "v1")
+            #expect(plan.steps.isEmpty && plan.outcome == "Nothing to migrate: the store is at v1.")
+        }
+
+        /// Versions with one set of hashes are one model: the chain passes through them
+        /// from the first one reached, whatever renaming identifiers the others carry (wire's
+        /// 2.47.0 put an attribute's identifier on its entity, which 2.46.0, identical to it,
+        /// does not have).
+        @Test func identicalVersionsArePassedOver() throws {
+            let v1 = try book(AttributeDescription("title", .string))
+            let v2 = try ManagedObjectModel(entities: [F.renamed(EntityDescription("Book", attributes: [AttributeDescription("title", .string)]), from: "timeout")])
+            let v3 = try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16))
+            #expect(ModelVersions.Version(name: "v1", model: v1).versionHashes == ModelVersions.Version(name: "v2", model: v2).versionHashes)
+            let versions = F.versions(v1, v2, v3)
+            #expect(versions.identicalVersions(to: "v1") == ["v2"])
+            let plan = try MigrationPlan(versions: versions, from: "v1")
+            #expect(plan.steps.count == 1 && plan.steps[0].source == "v1" && plan.steps[0].skipped == ["v2"])
+            #expect(plan.steps[0].mapping.entity(named: "Book")?.source == "Book")
+            #expect(plan.text.contains("passing over v2"))
+            // Ending at an identical version: a step that changes nothing but the metadata,
+            // its elements paired by name.
+            let toTwin = try MigrationPlan(versions: versions, from: "v1", to: "v2")
+            #expect(toTwin.steps.count == 1 && toTwin.steps[0].hasIdenticalHashes && !toTwin.isRefused)
+            #expect(toTwin.steps[0].mapping.entity(named: "Book")?.source == "Book")
+            #expect(toTwin.text.contains("the same model to Core Data"))
+        }
+
+        @Test func oneRefusedStepRefusesThePlan() throws {
+            let versions = F.versions(
+                try book(AttributeDescription("title", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
+                try book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
+            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1])
+            #expect(plan.isRefused && plan.refusals.count == 1 && plan.refusals[0].place == "Book.year")
+            #expect(plan.outcome.hasPrefix("Refused at step 2 (v2 → v3): Book.year: changes type from Integer 16 to String"))
+            #expect(plan.text.contains("  refused (134140): Book.year: changes type"))
+        }
+
+        @Test func droppedValuesAreListedInTheOutcome() throws {
+            let versions = F.versions(
+                try ManagedObjectModel {
+                    EntityDescription("Book") { AttributeDescription("title", .string); AttributeDescription("author", .string) }
+                    EntityDescription("Draft") { AttributeDescription("text", .string) }
+                },
+                try book(AttributeDescription("title", .string)))
+            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 3, "Draft": 2])
+            #expect(plan.outcome == "Can be migrated in 1 step; dropped: the 2 objects of Draft (step 1), Book.author (step 1).")
+            #expect(plan.text.contains("  Draft: removed, 2 objects dropped"))
+            #expect(plan.text.contains("    author: removed (String attribute); its values are dropped"))
+        }
+
+        @Test func missingAndUnknownVersionsAreErrors() throws {
+            let versions = F.versions(try book(AttributeDescription("title", .string)))
+            #expect(throws: MigrationError.unknownVersion(bundle: "built", requested: "v9", available: ["v1"])) {
+                try MigrationPlan(versions: versions, from: "v1", to: "v9")
+            }
+            let noCurrent = ModelVersions(path: "built", versions: versions.versions, currentVersion: "gone")
+            #expect(throws: MigrationError.unknownVersion(bundle: "built", requested: "gone", available: ["v1"])) {
+                try MigrationPlan(versions: noCurrent, from: "v1")
+            }
+            #expect(MigrationError.noCurrentVersion(bundle: "b").code == 134130)
+        }
+
+        /// A bundle on disk: every version read, one that cannot be read set aside with its
+        /// error, and a chain through it refused with that error.
+        @Test func unreadableVersionsAreSetAside() throws {
+            let bundle = try Fixtures.temporaryDirectory().appendingPathComponent("App.xcdatamodeld")
+            let good = #"<?xml version="1.0"?><model><entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity></model>"#
+            for (name, text) in [("App", good), ("App 2", "not xml"), ("App 3", good)] {
+                let folder = bundle.appendingPathComponent("\(name).xcdatamodel")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: folder.appendingPathComponent("contents"))
+            }
+            let versions = try ModelVersions(path: bundle.path)
+            #expect(versions.names == ["App", "App 2", "App 3"] && versions.versions.map(\.name) == ["App", "App 3"])
+            #expect(versions.unreadable["App 2"] != nil && versions.currentVersion == nil)
+            #expect(throws: MigrationError.noCurrentVersion(bundle: bundle.path)) { try MigrationPlan(versions: versions, from: "App") }
+            do {
+                _ = try MigrationPlan(versions: versions, from: "App", to: "App 3")
+                Issue.record("a chain through an unreadable version was planned")
+            } catch {
+                guard case .unreadableVersion(let name, _) = error else { throw error }
+                #expect(name == "App 2")
+            }
+        }
+    }
+}

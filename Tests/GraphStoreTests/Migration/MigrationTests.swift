@@ -1,0 +1,4 @@
+import Testing
+
+/// Groups the migration suites, so `swift test --filter MigrationTests` runs all of them.
+@Suite enum MigrationTests {}
