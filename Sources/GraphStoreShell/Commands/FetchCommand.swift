@@ -17,7 +17,7 @@ enum FetchCommand {
         try shell.emit(columns: ["object"] + attributes + toOnes) { sink in
             try context.enumerate(request) { object in
                 var cells: [Cell] = [.text(object.objectID.description)]
-                for key in attributes { cells.append(try object.value(forKey: key).map(Cell.value) ?? .null) }
+                for key in attributes { cells.append(try shell.attributeCell(object, key: key)) }
                 for key in toOnes { cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null) }
                 sink.row(cells)
             }

@@ -34,7 +34,7 @@ enum ShowCommand {
             } else if object.mapping.attribute(named: key) != nil {
                 guard step == path.count - 1 else { throw ShellError("\(key) is an attribute; there is nothing to follow after it") }
                 shell.emit(columns: ["object", key]) { sink in
-                    sink.row([.text(label(object)), (try? object.value(forKey: key)).flatMap { $0.map(Cell.value) } ?? .null])
+                    sink.row([.text(label(object)), (try? shell.attributeCell(object, key: key)) ?? .null])
                 }
                 return
             } else {
@@ -77,8 +77,7 @@ enum ShowCommand {
         try shell.emit(columns: ["property", "kind", "value"]) { sink in
             sink.row([.text("objectID"), .text("id"), .text(object.objectID.uriRepresentation)])
             for a in object.mapping.attributes {
-                let value = try object.value(forKey: a.attribute.name)
-                sink.row([.text(a.attribute.name), .text(a.attribute.type.xcodeName), value.map(Cell.value) ?? .null])
+                sink.row([.text(a.attribute.name), .text(a.attribute.type.xcodeName), try shell.attributeCell(object, key: a.attribute.name)])
             }
             for r in object.mapping.relationships {
                 let name = r.relationship.name
@@ -104,7 +103,7 @@ enum ShowCommand {
             for object in objects {
                 var cells: [Cell] = [.text(label(object))]
                 for name in attributes {
-                    cells.append(object.mapping.attribute(named: name) == nil ? .null : (try object.value(forKey: name)).map(Cell.value) ?? .null)
+                    cells.append(object.mapping.attribute(named: name) == nil ? .null : try shell.attributeCell(object, key: name))
                 }
                 sink.row(cells)
             }

@@ -5,6 +5,10 @@ public enum Cell: Sendable, Hashable {
     case null
     case value(AttributeValue)
     case text(String)
+    /// What is shown in a stored value's place: one that could not be read, or a reference
+    /// not followed (`.rows`); `text` in the text modes
+    /// (`<text "abc", not Date>`), `json` (a JSON value) in the JSON modes.
+    case placeholder(text: String, json: String)
 
     /// The cell as plain text (`nullText` for NULL).
     public func rendered(null nullText: String) -> String {
@@ -12,6 +16,7 @@ public enum Cell: Sendable, Hashable {
         case .null: nullText
         case .value(let v): v.description
         case .text(let s): s
+        case .placeholder(let text, _): text
         }
     }
 }

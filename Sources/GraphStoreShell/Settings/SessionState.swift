@@ -21,6 +21,10 @@ struct SessionState {
     var pager: Pager?
     /// Whether the session has said that the pager cannot be started (said once).
     var hasToldAboutPager = false
+    /// The values the running command showed in place of ones it could not read.
+    var unreadableValues = UnreadableValues()
+    /// Whether any command of the session has shown such a value (for `--strict`).
+    var hasShownUnreadableValues = false
 
     /// Conflicting objects of one context (forgotten when another store is opened).
     struct Conflicts {
