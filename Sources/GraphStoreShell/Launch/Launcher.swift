@@ -70,7 +70,7 @@ public enum Launcher {
         }
 
         var status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
-        if status == ExitStatus.success, shell.options.strict, shell.state.hasShownUnreadableValues { status = ExitStatus.warnings }
+        if status == ExitStatus.success, shell.options.strict, shell.state.hasWarned { status = ExitStatus.warnings }
         return finish(shell, standardOutput: standardOutput, status: status)
     }
 

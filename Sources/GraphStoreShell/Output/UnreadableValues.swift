@@ -61,7 +61,7 @@ extension Shell {
         let unreadable = state.unreadableValues
         guard unreadable.total > 0 else { return }
         state.unreadableValues = UnreadableValues()
-        state.hasShownUnreadableValues = true
+        state.hasWarned = true
         flushOutput()
         diagnostics(unreadable.warning + "\n")
     }

@@ -113,4 +113,23 @@ import Testing
         ])
         #expect(try raw.scalar("SELECT COUNT(*) FROM ZFEEDBACK") == .integer(4))
     }
+
+    @Test func storageAnomaliesAreCountedColumnByColumn() throws {
+        let (path, model) = try handMadeStore()
+        let raw = try Connection(path: path, mode: .readWrite)
+        try raw.execute("INSERT INTO ZFEEDBACK (Z_PK, Z_ENT, Z_OPT) VALUES (9, 42, 1)")
+        let anomalies = try PersistentStore(path: path, model: model).storageAnomalies()
+        let messages = anomalies.map(\.message)
+        #expect(messages.contains("ZFEEDBACK.ZDOUBLE: declares no type; Core Data declares FLOAT for feedback.double (Double)"))
+        #expect(messages.contains("ZFEEDBACK.Z_PK: 3 values stored as text; Core Data writes integer for Z_PK"))
+        #expect(messages.contains("ZFEEDBACK.ZBINARY: 1 value stored as text; Core Data writes blob for feedback.binary (Binary)"))
+        #expect(messages.contains { $0.hasPrefix("Z_PRIMARYKEY: Z_MAX of feedback is 0, below the largest Z_PK 9 of ZFEEDBACK") })
+        #expect(anomalies.contains { $0.kind == .unknownEntity && $0.count == 1 && $0.message.contains("Z_ENT 42") })
+        // A store GraphStore wrote has none.
+        let clean = try Fixtures.newStorePath()
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: clean, model: model))
+        _ = try context.insert("feedback")
+        try context.save()
+        #expect(try PersistentStore(path: clean, model: model).storageAnomalies() == [])
+    }
 }
