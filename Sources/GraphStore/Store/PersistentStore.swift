@@ -107,6 +107,21 @@ public final class PersistentStore {
     // touches them, never overlapping, so exclusivity is not checked at run time (see
     // `UncheckedStorage.swift`).
     let insertStatements = UncheckedCell(ByEntityNumber<Statement>())
+    /// The external data files the running transaction writes and releases (see
+    /// ``ExternalDataFiles``); made on first use.
+    var externalFiles: ExternalDataFiles {
+        if let files = externalFilesCell.value { return files }
+        let files = ExternalDataFiles(folder: supportFolder)
+        externalFilesCell.value = files
+        return files
+    }
+    private let externalFilesCell = UncheckedCell<ExternalDataFiles?>(nil)
+
+    /// The size above which a value of an attribute that allows external storage is written
+    /// to a file of the support folder rather than inline: 128 KiB. Core Data decides per
+    /// value and documents no number; 128 KiB is the most recent measured figure (see
+    /// `docs/values.md`). Either way a store reads both forms.
+    public static let externalDataThreshold = 128 * 1024
     let updateStatements = UncheckedCell(ByEntityNumber<Statement>())
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()

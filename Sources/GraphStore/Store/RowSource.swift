@@ -50,7 +50,10 @@ extension StoredRow: RowSource {
 extension PersistentStore {
     /// Binds a row's ``EntityMapping/rowColumns``, in order, from parameter `first`: every
     /// column, NULL included, so the statement's earlier bindings need not be cleared.
-    func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws(SQLiteError) {
+    /// A value of an attribute that allows external storage larger than
+    /// ``PersistentStore/externalDataThreshold`` is written to a new file of the support
+    /// folder first (synced), and the row gets its reference; a smaller one is inline.
+    func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws {
         var parameter = first
         for i in mapping.storedAttributeIndices {
             if let deferred = source.deferredValue(ofAttribute: i) {
@@ -62,7 +65,9 @@ extension PersistentStore {
             }
             let value = source.value(ofAttribute: i)
             if mapping.externalStorage[i], case .data(let bytes)? = value {
-                try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)
+                let tagged = bytes.count > PersistentStore.externalDataThreshold
+                    ? ExternalBinaryData.encodeReference(try externalFiles.write(bytes)) : ExternalBinaryData.encodeInline(bytes)
+                try statement.bind(.blob(tagged), at: parameter)
             } else {
                 try RowCodec.bind(value, as: mapping.attributeTypes[i], to: statement, at: parameter)
             }

@@ -52,4 +52,46 @@ import Testing
         #expect(try objects[1].get("name", as: String.self) == "lost")
         #expect(throws: StoreError.self) { try objects[1].value(forKey: "photo") }
     }
+
+    /// A value above the threshold goes to a file named by a new UUID, referenced from the
+    /// row as Core Data writes it; replacing or deleting it removes the file after COMMIT.
+    @Test func largeValuesAreWrittenToFilesAndRemovedWhenReplacedOrDeleted() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let large = Data((0..<(PersistentStore.externalDataThreshold + 1)).map { UInt8(truncatingIfNeeded: $0) })
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+        let item = try context.insert("Item")
+        try item.set("photo", large)
+        try context.insert("Item").set("photo", Data(count: PersistentStore.externalDataThreshold))
+        try context.save()
+        let folder = StoreSupportFolder(storePath: path)
+        let files = try folder.externalDataFileNames()
+        #expect(files.count == 1)
+        let name = try #require(files.first)
+        #expect(UUID(uuidString: name)?.uuidString == name)
+        #expect(FileManager.default.contents(atPath: folder.externalDataFile(named: name)) == large)
+        let raw = try Connection(path: path, mode: .readOnly)
+        #expect(try raw.rows("SELECT hex(ZPHOTO), length(ZPHOTO) FROM ZITEM ORDER BY Z_PK").first == [
+            .text("02" + Data(name.utf8).map { String(format: "%02X", $0) }.joined() + "00"), .integer(38),
+        ])
+        #expect(try raw.scalar("SELECT length(ZPHOTO) FROM ZITEM WHERE Z_PK = 2") == .integer(Int64(PersistentStore.externalDataThreshold + 1)))
+        // Read back by a fresh store: the file's bytes.
+        let fresh = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        let read = try fresh.existingObject(entity: "Item", primaryKey: 1)
+        #expect(try read.get("photo", as: Data.self) == large)
+        // Changing another value keeps the reference and the file.
+        try read.set("name", "renamed")
+        try fresh.save()
+        #expect(try folder.externalDataFileNames() == [name])
+        // A new value: a new file, the old one gone.
+        var larger = large
+        larger.append(7)
+        try read.set("photo", larger)
+        try fresh.save()
+        let replaced = try folder.externalDataFileNames()
+        #expect(replaced.count == 1 && replaced != [name])
+        #expect(try ManagedObjectContext(store: try PersistentStore(path: path, model: model())).existingObject(entity: "Item", primaryKey: 1).get("photo", as: Data.self) == larger)
+        try fresh.delete(read)
+        try fresh.save()
+        #expect(try folder.externalDataFileNames() == [])
+    }
 }
