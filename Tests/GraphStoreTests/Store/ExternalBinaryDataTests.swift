@@ -94,4 +94,24 @@ import Testing
         try fresh.save()
         #expect(try folder.externalDataFileNames() == [])
     }
+
+    /// A copy of a store carries its support folder: made under a temporary name, then
+    /// renamed beside the copy; one already there belongs to another store and is refused.
+    @Test func theSupportFolderIsCopiedBesideACopyOfTheStore() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+        let large = Data(repeating: 9, count: PersistentStore.externalDataThreshold + 10)
+        try context.insert("Item").set("photo", large)
+        try context.save()
+        let copy = try Fixtures.newStorePath("Backup.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        let copied = try #require(try StoreSupportFolder(storePath: path).copy(besideStoreAt: copy))
+        #expect(copied.path == (copy as NSString).deletingLastPathComponent + "/.Backup_SUPPORT")
+        let object = try #require(try ManagedObjectContext(store: try PersistentStore(path: copy, model: model())).fetch("Item").first)
+        #expect(try object.get("photo", as: Data.self) == large)
+        #expect(throws: StoreError.alreadyExists(path: copied.path)) { try StoreSupportFolder(storePath: path).copy(besideStoreAt: copy) }
+        #expect(try StoreSupportFolder(storePath: copy + ".none").copy(besideStoreAt: path + ".other") == nil)
+    }
 }
