@@ -50,7 +50,7 @@ public struct LaunchOptions: Sendable, Equatable {
     public var write = false
     /// `--readonly` (the default; refused together with `--write`).
     public var readOnly = false
-    /// `--strict`: values that could not be read make the exit status 6.
+    /// `--strict`: a warning (a value that could not be read, a storage anomaly) makes the exit status 6.
     public var strict = false
     /// `--discard-unsaved`: a script may end with unsaved changes without failing.
     public var discardsUnsaved = false

@@ -10,8 +10,9 @@ public struct ShellOptions: Sendable {
     public var changes = false
     /// When results typed for at the prompt go through the pager (`.pager`).
     public var pager = PagerSetting.auto
-    /// A command whose output shows values that could not be read makes the exit status
-    /// ``ExitStatus/warnings`` (`--strict`); without it they are warnings only.
+    /// A warning (values shown in place of ones that could not be read, storage anomalies)
+    /// makes the exit status ``ExitStatus/warnings`` (`--strict`); without it they are
+    /// warnings only.
     public var strict = false
     /// The default options.
     public init() {}
