@@ -114,4 +114,33 @@ import Testing
         #expect(throws: StoreError.alreadyExists(path: copied.path)) { try StoreSupportFolder(storePath: path).copy(besideStoreAt: copy) }
         #expect(try StoreSupportFolder(storePath: copy + ".none").copy(besideStoreAt: path + ".other") == nil)
     }
+
+    /// A save that fails after writing a new file and replacing a reference (a conflict on
+    /// a later row) rolls back: the old file is still there for the row that still names
+    /// it, and the new file, which no row names, is gone.
+    @Test func aSaveThatRollsBackKeepsTheOldFilesAndRemovesTheNewOnes() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let size = PersistentStore.externalDataThreshold + 1
+        do {
+            let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+            try context.insert("Item").set("photo", Data(repeating: 1, count: size))
+            try context.insert("Item").set("photo", Data(repeating: 2, count: size))
+            try context.save()
+        }
+        let folder = StoreSupportFolder(storePath: path)
+        let before = try folder.externalDataFileNames()
+        #expect(before.count == 2)
+        let mine = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        let first = try mine.existingObject(entity: "Item", primaryKey: 1)
+        let second = try mine.existingObject(entity: "Item", primaryKey: 2)
+        try first.set("photo", Data(repeating: 3, count: size))
+        try second.set("name", "mine")
+        let theirs = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        try theirs.existingObject(entity: "Item", primaryKey: 2).set("name", "theirs")
+        try theirs.save()
+        #expect(throws: StoreError.self) { try mine.save() }
+        #expect(try folder.externalDataFileNames() == before)
+        let fresh = ManagedObjectContext(store: try PersistentStore(path: path, model: model()))
+        #expect(try fresh.existingObject(entity: "Item", primaryKey: 1).get("photo", as: Data.self) == Data(repeating: 1, count: size))
+    }
 }
