@@ -29,6 +29,7 @@ extension Shell {
             }
         }
         defer { showNotes() }
+        defer { warnAboutUnreadableValues() }
         if atPrompt { state.pager = makePager() }
         do {
             try execute(command: text)

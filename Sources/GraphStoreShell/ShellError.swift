@@ -31,6 +31,10 @@ public enum ExitStatus {
     /// A script ended with changes it had not saved (they are discarded), and
     /// `--discard-unsaved` was not given.
     public static let unsavedChanges: Int32 = 5
+    /// With `--strict`: a command gave a warning: values it could not read (a missing
+    /// external data file, text where a date is stored), each shown in its place, or the
+    /// storage anomalies `validate` found.
+    public static let warnings: Int32 = 6
     /// Standard output is a pipe nobody reads any more (`graphstore … | head -1`): the
     /// process ends by `SIGPIPE`, which a shell reports as 128 + 13.
     public static let closedPipe: Int32 = 128 + SIGPIPE

@@ -58,8 +58,11 @@ struct ConflictResolution {
     private static func differences(_ object: ManagedObject, _ row: StoredRow, in context: ManagedObjectContext) throws -> [MergeConflict.Difference] {
         let mapping = object.mapping
         var found: [MergeConflict.Difference] = []
-        for i in mapping.storedAttributeIndices where object.values[i] != row.attributes[i] {
-            found.append(.init(key: mapping.attributeNames[i], yours: object.values[i].map(FetchedValue.attribute), stored: row.attributes[i].map(FetchedValue.attribute)))
+        for i in mapping.storedAttributeIndices where object.values[i] != row.slot(at: i) {
+            // A value that cannot be read (a missing file) is shown as none.
+            let yours = (try? object.attributeValue(at: i)) ?? nil
+            let stored = (try? row.attributeValue(at: i)) ?? nil
+            found.append(.init(key: mapping.attributeNames[i], yours: yours.map(FetchedValue.attribute), stored: stored.map(FetchedValue.attribute)))
         }
         for toOne in mapping.toOneColumns {
             let yours = object.toOne[toOne.index].destinationID

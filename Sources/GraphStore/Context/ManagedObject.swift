@@ -128,7 +128,7 @@ open class ManagedObject {
         self.hasData = false
         // Empty slots: nothing is allocated for entities with up to four attributes and two
         // relationships (values and to-ones inline, to-manys only once one is loaded or set).
-        self.values = ValueSlots(repeating: nil, count: mapping.attributeTypes.count)
+        self.values = ValueSlots(repeating: .value(nil), count: mapping.attributeTypes.count)
         self.toOne = ToOneSlots(repeating: ToOneSlot(), count: mapping.relationshipInfo.count)
         self.toMany = ToManySlots(count: mapping.relationshipInfo.count)
         self.version = 0
@@ -224,7 +224,7 @@ open class ManagedObject {
             guard let row = try context.store.row(of: mapping, primaryKey: key), row.entityNumber == mapping.number else {
                 throw StoreError.objectNotFound(objectID.uriRepresentation)
             }
-            if let problem = row.problems.first { throw problem }
+            // A value that cannot be read is an error when it is asked for, not now.
             try context.apply(row, to: self)
         }
         isFault = false
@@ -237,11 +237,43 @@ open class ManagedObject {
     /// attribute's type at run time (a generic exporter, a shell). Knowing the type, use
     /// ``get(_:as:)``; for a key path through relationships, ``predicateValue(forKeyPath:)``.
     /// Reading never records a change, so this is also Core Data's `primitiveValue(forKey:)`.
+    ///
+    /// A value kept in an external data file is read now (the first time it is asked
+    /// for); a missing file is ``StoreError/externalDataMissing(entity:primaryKey:key:file:)``.
+    /// A stored value that cannot be read as the attribute's type is
+    /// ``StoreError/malformedValue(entity:primaryKey:key:column:found:expected:)``. Either
+    /// error is about this value only: the object's other values read as usual.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         // The check is here, not only in fireFault, so that a filled object costs no call.
         if isFault { try fireFault() }
-        return values[index]
+        if case .value(let value) = values[index] { return value }
+        return try attributeValue(at: index)
+    }
+
+    /// Where the value of an attribute kept outside the database is, without reading it;
+    /// nil when the attribute's value is not (or no longer) a stored external reference.
+    ///
+    /// ```swift
+    /// if let file = try user.externalDataReference(forKey: "photo"), !file.exists { print("missing: \(file.path)") }
+    /// ```
+    public func externalDataReference(forKey key: String) throws -> ExternalDataReference? {
+        let index = try attributeIndex(key)
+        if isFault { try fireFault() }
+        return values[index].deferred?.externalReference
+    }
+
+    /// The value in slot `index`, a deferred one read (the object's data must be at hand).
+    func attributeValue(at index: Int) throws(StoreError) -> AttributeValue? {
+        try slotValue(values[index], at: index)
+    }
+
+    /// The value a slot stands for at attribute `index` of this object.
+    func slotValue(_ slot: AttributeSlot, at index: Int) throws(StoreError) -> AttributeValue? {
+        switch slot {
+        case .value(let value): return value
+        case .deferred(let deferred): return try deferred.value(of: mapping, attribute: index, primaryKey: objectID.primaryKey ?? 0)
+        }
     }
 
     /// Sets an attribute, recording the change. The value must fit the attribute's type.
@@ -249,9 +281,9 @@ open class ManagedObject {
         let index = try attributeIndex(key)
         let normalized = try checked(value, at: index)
         try fireFault()
-        guard values[index] != normalized else { return }
+        guard values[index] != .value(normalized) else { return }
         try managedObjectContext?.willChange(self, attributeIndex: index)
-        values[index] = normalized
+        values[index] = .value(normalized)
     }
 
     /// Sets an attribute without recording a change (Core Data's primitive setter).
@@ -262,7 +294,7 @@ open class ManagedObject {
         // Not a recorded change, but one a failed save must still take back (a `willSave`
         // hook setting a timestamp).
         managedObjectContext?.saveRestorePoint?.keep(self)
-        values[index] = normalized
+        values[index] = .value(normalized)
     }
 
     /// Reads an attribute as a Swift type: the everyday read (see ``value(forKey:)`` for
@@ -303,7 +335,7 @@ open class ManagedObject {
     public func committedValue(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         try fireFault()
-        return snapshot?.values[index] ?? values[index]
+        return try slotValue(snapshot?.values[index] ?? values[index], at: index)
     }
 
     func attributeIndex(_ key: String) throws(StoreError) -> Int {

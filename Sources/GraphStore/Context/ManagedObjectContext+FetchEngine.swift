@@ -157,11 +157,12 @@ final class FetchRowConverter {
 
     /// Fills an object's values, to-ones and version from the cursor's current row (the
     /// version a save will check: see ``ManagedObjectContext/versionToCheck(number:key:read:)``).
-    /// A value that cannot be decoded throws, and the object stays without data.
+    /// A value kept in an external file, or one that cannot be read as its type, goes into
+    /// its slot deferred: it is read (or reported) when asked for, and the fetch goes on.
     private func fill(_ object: ManagedObject, key: Int64, from row: RowCursor, _ reading: EntityReading) throws {
         let layout = reading.layout
         for attribute in layout.attributes {
-            object.values[attribute.index] = try row.value(of: attribute, in: layout)
+            object.values[attribute.index] = row.slot(of: attribute, in: layout)
         }
         for toOne in layout.toOnes {
             guard let destination = try row.destination(of: toOne, in: layout) else { continue }

@@ -31,7 +31,6 @@ extension ManagedObjectContext {
             // Read (and check) the row before anything of the object changes.
             var row = try store.row(of: object.mapping, primaryKey: key)
             if let found = row, found.entityNumber != object.mapping.number { row = nil }
-            if let problem = row?.problems.first { throw problem }
             reloaded = true
             let before = partners(of: object)
             updated.removeValue(forKey: ObjectIdentifier(object))

@@ -251,7 +251,9 @@ private struct ObjectRow: RowSource {
     let object: ManagedObject
     let context: ManagedObjectContext
 
-    func value(ofAttribute index: Int) -> AttributeValue? { object.values[index] }
+    func value(ofAttribute index: Int) -> AttributeValue? { object.values[index].valueAtHand ?? nil }
+
+    func deferredValue(ofAttribute index: Int) -> DeferredValue? { object.values[index].deferred }
 
     func destinationKey(ofRelationship index: Int) -> Int64? {
         let slot = object.toOne[index]

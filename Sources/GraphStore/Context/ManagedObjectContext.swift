@@ -303,16 +303,13 @@ public final class ManagedObjectContext {
     public func materialize(_ row: StoredRow) throws -> ManagedObject {
         let id = store.objectID(row.mapping, primaryKey: row.primaryKey)
         let object = try self.object(for: id)
-        if !object.hasData {
-            if let problem = row.problems.first { throw problem }
-            try apply(row, to: object)
-        }
+        if !object.hasData { try apply(row, to: object) }
         return object
     }
 
     /// Fills an object from its row. The version is set last, once nothing can fail.
     func apply(_ row: StoredRow, to object: ManagedObject) throws {
-        for (i, value) in row.attributes.enumerated() { object.values[i] = value }
+        for i in row.attributes.indices { object.values[i] = row.slot(at: i) }
         for (i, key) in row.toOne.enumerated() {
             guard let key else {
                 object.toOne[i] = ToOneSlot()

@@ -30,7 +30,7 @@ struct ManagedObjectValues: KeyValueSource, @unchecked Sendable {
         let mapping = object.mapping
         if let index = mapping.attributeIndex(of: key) {
             try object.fireFault()
-            return PredicateValue(object.values[index])
+            return PredicateValue(try object.attributeValue(at: index))
         }
         guard let index = mapping.relationshipIndex(of: key) else {
             throw FetchError.unknownKeyPath(entity: mapping.name, keyPath: key, key: key)

@@ -69,8 +69,8 @@ extension SlotList: Equatable where Element: Equatable {
 
 extension SlotList: @unchecked Sendable where Element: Sendable {}
 
-/// An object's attribute values: four inline.
-typealias ValueSlots = SlotList<4, AttributeValue?>
+/// An object's attribute values (or deferred stored values, see ``AttributeSlot``): four inline.
+typealias ValueSlots = SlotList<4, AttributeSlot>
 /// An object's to-one relationships: two inline.
 typealias ToOneSlots = SlotList<2, ToOneSlot>
 /// An object's to-many relationships: allocated when the first one is loaded or set.

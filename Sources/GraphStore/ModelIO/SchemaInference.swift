@@ -57,8 +57,15 @@ struct SchemaInference {
                     if isKey {
                         notes.append("\(record.name).\(propertyName(bare, entityByUpper: entityByUpper)): column \(column.name) is indexed like a to-one key, but its destination entity cannot be told from the schema; shown as a number")
                     }
-                    let type = attributeType(declared: column.declaredType)
-                    entities[record.name]?.attributes.append(AttributeDescription(propertyName(bare, entityByUpper: entityByUpper), type))
+                    let name = propertyName(bare, entityByUpper: entityByUpper)
+                    var type = attributeType(declared: column.declaredType)
+                    if column.declaredType.trimmingCharacters(in: .whitespaces).isEmpty, let sampled = attributeType(sampling: tableName, column: column.name) {
+                        // A table made by hand (a CSV import, a script) declares no types;
+                        // Core Data would have declared one, so the values tell which.
+                        type = sampled
+                        notes.append("\(record.name).\(name): column \(column.name) declares no type; \(type.xcodeName) is guessed from its values")
+                    }
+                    entities[record.name]?.attributes.append(AttributeDescription(name, type))
                 }
             }
         }
@@ -140,6 +147,23 @@ struct SchemaInference {
     private func propertyName(_ bare: String, entityByUpper: [String: String]) -> String {
         if let entity = entityByUpper[bare] { return entity.prefix(1).lowercased() + entity.dropFirst() }
         return bare.lowercased()
+    }
+
+    /// The type a column without a declared type holds, from its first value: a number
+    /// (or text that spells one, as hand-made stores keep numbers) is Integer 64 when whole
+    /// and Double otherwise, other text String, a blob Binary; nil for a column of NULLs.
+    private func attributeType(sampling table: String, column: String) -> AttributeType? {
+        switch sampler.firstValue(in: table, column: column) {
+        case .integer?: return .integer64
+        case .real?: return .double
+        case .text(let text)?:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if Int64(trimmed) != nil { return .integer64 }
+            if ColumnAccessor.isNumeric(trimmed) { return .double }
+            return .string
+        case .blob?: return .binaryData
+        case .null?, nil: return nil
+        }
     }
 
     private func attributeType(declared: String) -> AttributeType {

@@ -4,6 +4,12 @@ public struct AttributeMapping: Sendable, Hashable {
     public var attribute: AttributeDescription
     /// The column in the entity's table, nil when transient.
     public var column: String?
+
+    /// Whether the column holds Core Data's tagged blobs (`0x01` + bytes inline, `0x02` + a
+    /// file name): a Binary or Transformable attribute that allows external storage.
+    public var allowsExternalStorage: Bool {
+        attribute.allowsExternalBinaryDataStorage && (attribute.type == .binaryData || attribute.type == .transformable)
+    }
 }
 
 /// A many-to-many relationship's join table, seen from one side.
@@ -77,6 +83,12 @@ public final class EntityMapping: Sendable {
     public let numbersWithDescendants: [Int]
     /// Whether the table holds only this entity and its descendants (no filter on `Z_ENT` needed).
     public let ownsWholeTable: Bool
+    /// Whether the table holds this entity alone (no sub-entities): every row of it is one of
+    /// its objects, whatever `Z_ENT` holds, as Core Data reads it (it selects the constant `0`
+    /// in place of `Z_ENT` for such an entity and never filters on it).
+    public var isAloneInTable: Bool { ownsWholeTable && numbersWithDescendants.count == 1 }
+    /// How SQL reads the table's key columns as numbers (see ``KeyColumnSQL``).
+    let keys: KeyColumnSQL
     /// All attributes, inherited first, transient ones included.
     public let attributes: [AttributeMapping]
     /// All relationships, inherited first.
@@ -92,7 +104,7 @@ public final class EntityMapping: Sendable {
 
     init(
         entity: EntityDescription, number: Int, superNumber: Int, rootName: String, table: String, storeUUID: String,
-        numbersWithDescendants: [Int], ownsWholeTable: Bool,
+        numbersWithDescendants: [Int], ownsWholeTable: Bool, keys: KeyColumnSQL,
         attributes: [AttributeMapping], relationships: [RelationshipMapping]
     ) {
         self.entity = entity
@@ -103,6 +115,7 @@ public final class EntityMapping: Sendable {
         self.storeUUID = storeUUID
         self.numbersWithDescendants = numbersWithDescendants
         self.ownsWholeTable = ownsWholeTable
+        self.keys = keys
         self.attributes = attributes
         self.relationships = relationships
         self.attributeIndex = Dictionary(attributes.enumerated().map { ($1.attribute.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -114,7 +127,7 @@ public final class EntityMapping: Sendable {
         self.attributeTypes = attributes.map(\.attribute.type)
         self.storedAttributeIndices = attributes.indices.filter { attributes[$0].column != nil }
         self.defaultValues = attributes.map(\.attribute.defaultValue)
-        self.defaultSlots = ValueSlots(attributes.map(\.attribute.defaultValue), filler: nil)
+        self.defaultSlots = ValueSlots(attributes.map { .value($0.attribute.defaultValue) }, filler: .value(nil))
         self.toOneColumns = relationships.indices.compactMap { i in
             guard case .foreignKey(_, let entityColumn, let orderColumn) = relationships[i].storage else { return nil }
             return ToOneColumns(index: i, hasEntityColumn: entityColumn != nil, hasOrderColumn: orderColumn != nil)
@@ -126,10 +139,12 @@ public final class EntityMapping: Sendable {
                 isOrdered: $0.relationship.isOrdered, destinationNumbers: $0.destinationNumbers)
         }
         self.attributeNames = attributes.map(\.attribute.name)
-        self.externalStorage = attributes.map { $0.attribute.allowsExternalBinaryDataStorage && $0.attribute.type == .binaryData }
+        self.externalStorage = attributes.map(\.allowsExternalStorage)
+        self.hasExternalStorage = externalStorage.contains(true)
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + rowColumns
         self.insertSQL = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
-        self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        self.updateSQL = "UPDATE \(table) SET \((["Z_OPT"] + rowColumns).map { "\($0) = ?" }.joined(separator: ", "))"
+            + " WHERE \(keys.integer("Z_PK")) = ? AND \(keys.integer("Z_OPT")) = ?"
     }
 
     // Flat copies of what the row paths read for every row, so that reading or writing a
@@ -152,8 +167,11 @@ public final class EntityMapping: Sendable {
     let relationshipInfo: [RelationshipInfo]
     /// Attribute names, by attribute index.
     let attributeNames: [String]
-    /// Whether each attribute's column holds Core Data's external-storage tagged blobs.
+    /// Whether each attribute's column holds Core Data's external-storage tagged blobs
+    /// (Binary and Transformable attributes that allow external storage).
     let externalStorage: [Bool]
+    /// Whether any attribute does.
+    let hasExternalStorage: Bool
 
     /// The parts of a relationship that inverse maintenance needs.
     struct RelationshipInfo: Sendable {

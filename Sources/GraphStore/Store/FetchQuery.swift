@@ -8,7 +8,8 @@
 ///     SELECT COUNT(*)                                                -- count
 ///     SELECT [DISTINCT] t0.ZA, t1.ZB, …, COUNT(*), AVG(t0.ZC)        -- dictionaries
 ///     FROM ZENTITY t0 LEFT JOIN ZDEST t1 ON t1.Z_PK = t0.ZREL …      -- to-one key paths
-///     WHERE t0.Z_ENT IN (?, …) AND <compiled conjuncts>              -- Z_ENT unless the entity owns the table
+///     WHERE t0.Z_ENT IN (?, …) AND <compiled conjuncts>              -- see familyCondition: not for an entity
+///                                                                    -- alone in its table, nor a hierarchy's objects
 ///     GROUP BY t1.ZB                                                 -- grouped dictionaries
 ///     ORDER BY <sort keys>, t0.Z_PK LIMIT ? OFFSET ?
 ///
@@ -133,9 +134,8 @@ extension PersistentStore {
         var sql = "SELECT \(distinct)\(columns.joined(separator: ", ")) FROM \(mapping.table) t0"
         for join in compiler.mainJoins { sql += " " + renderer.render(join) }
         var conditions: [String] = []
-        if !(definition.includesSubentities && mapping.ownsWholeTable) {
-            let numbers = family.map { SQLiteValue.integer(Int64($0.number)) }
-            conditions.append("t0.Z_ENT IN (\(renderer.bind(numbers).joined(separator: ", ")))")
+        if let filter = familyCondition(family, selection: selection, includesSubentities: definition.includesSubentities) {
+            conditions.append("\(mapping.keys.integer("Z_ENT", alias: "t0")) IN (\(renderer.bind(filter).joined(separator: ", ")))")
         }
         conditions += filter.conditions.map { renderer.render($0) }
         if !conditions.isEmpty {
@@ -153,7 +153,7 @@ extension PersistentStore {
         if selection != .count, !sortExpressions.isEmpty {
             var keys = zip(sortExpressions, sortKeys).map { renderer.render($0.fragment) + ($1.ascending ? "" : " DESC") }
             // A unique last key makes the order total, so windows and merges are stable.
-            if selection != .properties { keys.append("t0.Z_PK") }
+            if selection != .properties { keys.append(mapping.keys.integer("Z_PK", alias: "t0")) }
             sql += " ORDER BY " + keys.joined(separator: ", ")
         }
         query.sql = sql
@@ -208,6 +208,18 @@ extension PersistentStore {
                 entity: entity, keyPath: key.keyPath, reason: "with aggregates or groups, sort by a key path of propertiesToGroupBy or an aggregate's name")
         }
     }
+
+    /// The entity numbers a query filters `Z_ENT` on, or nil for none. Objects and IDs are
+    /// read as Core Data reads them: no filter for an entity alone in its table (every row
+    /// is one of its objects) nor for a whole hierarchy (every row is read, and those of no
+    /// entity of it are left out as they come); a count filters a hierarchy, so that it
+    /// counts the objects such a fetch reads, and so do dictionaries (their rows are grouped
+    /// and aggregated in SQL, where no row can be left out afterwards).
+    fileprivate func familyCondition(_ family: [EntityMapping], selection: FetchQuery.Selection, includesSubentities: Bool) -> [SQLiteValue]? {
+        guard let first = family.first, !first.isAloneInTable else { return nil }
+        if selection != .count, selection != .properties, includesSubentities, first.ownsWholeTable { return nil }
+        return family.map { SQLiteValue.integer(Int64($0.number)) }
+    }
 }
 
 extension FetchQuery {
@@ -226,7 +238,7 @@ extension FetchQuery {
     func restricted(toKeys keys: [Int64]) -> FetchQuery {
         assert(selection == .count, "only a count (no ORDER BY, no window) is restricted to keys")
         var query = self
-        query.sql += (hasConditions ? " AND " : " WHERE ") + "t0.Z_PK IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
+        query.sql += (hasConditions ? " AND " : " WHERE ") + "\(mapping.keys.integer("Z_PK", alias: "t0")) IN (\(Array(repeating: "?", count: keys.count).joined(separator: ", ")))"
         query.bindings += keys.map { .integer($0) }
         query.hasConditions = true
         return query

@@ -131,12 +131,13 @@ struct LayoutResolver {
             }
         }
         let family = model.selfAndDescendants(of: entity.name)
+        let table = table(forRoot: root.name)
         return EntityMapping(
             entity: entity, number: numbers[entity.name] ?? 0,
             superNumber: entity.parent.flatMap { numbers[$0] } ?? 0,
-            rootName: root.name, table: table(forRoot: root.name), storeUUID: storeUUID,
+            rootName: root.name, table: table, storeUUID: storeUUID,
             numbersWithDescendants: family.compactMap { numbers[$0.name] },
-            ownsWholeTable: entity.parent == nil,
+            ownsWholeTable: entity.parent == nil, keys: KeyColumnSQL(table: schema?.table(table)),
             attributes: attributes, relationships: relationships)
     }
 

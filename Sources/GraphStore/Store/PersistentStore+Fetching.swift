@@ -66,7 +66,8 @@ extension PersistentStore {
     /// returns false (see ``RowCursor``).
     func forEachRow(of query: FetchQuery, _ body: (RowCursor) throws -> Bool) throws {
         try withFetchStatement(query.sql, query.bindings) { statement in
-            let cursor = RowCursor(statement: statement, store: self, reader: query.reader, sortStart: query.sortStart, sortCount: query.sorts.count)
+            let cursor = RowCursor(
+                statement: statement, store: self, family: query.family, reader: query.reader, sortStart: query.sortStart, sortCount: query.sorts.count)
             while try step(statement) {
                 if try !body(cursor) { break }
             }
@@ -87,10 +88,10 @@ extension PersistentStore {
     func rows(withKeys keys: [Int64], family: [EntityMapping]) throws -> [Int64: StoredRow] {
         guard let first = family.first, !keys.isEmpty else { return [:] }
         let reader = rowReader(family: family)
-        let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(first.table) t0 WHERE t0.Z_PK IN (\(placeholders(keys.count)))"
+        let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(first.table) t0 WHERE \(first.keys.integer("Z_PK", alias: "t0")) IN (\(placeholders(keys.count)))"
         var rows: [Int64: StoredRow] = [:]
         try withFetchStatement(sql, keys.map { .integer($0) }) { statement in
-            let cursor = RowCursor(statement: statement, store: self, reader: reader)
+            let cursor = RowCursor(statement: statement, store: self, family: family, reader: reader)
             while try step(statement) {
                 if let row = cursor.storedRow() { rows[row.primaryKey] = row }
             }

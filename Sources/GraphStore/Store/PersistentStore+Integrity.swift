@@ -22,11 +22,13 @@ extension PersistentStore {
         guard !tuples.isEmpty, columns.count == keys.count else { return [:] }
         let types = attributes.map(\.attribute.type)
         var result: [[AttributeValue]: [StoredKey]] = [:]
-        let familyFilter = scope.ownsWholeTable ? "" : "Z_ENT IN (\(placeholders(scope.numbersWithDescendants.count)))"
-        let familyArguments: [SQLiteValue] = scope.ownsWholeTable ? [] : scope.numbersWithDescendants.map { .integer(Int64($0)) }
+        let objects = objectFilter(family(of: scope), alias: nil)
+        let familyFilter = objects?.sql ?? ""
+        let familyArguments = objects?.arguments ?? []
         if tuples.count <= PersistentStore.lookupLimit {
             let conditions = columns.map { "\($0) = ?" } + (familyFilter.isEmpty ? [] : [familyFilter])
-            let statement = try connection.cachedStatement("SELECT Z_PK, Z_ENT FROM \(scope.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY Z_PK")
+            let statement = try connection.cachedStatement(
+                "SELECT \(scope.keys.integer("Z_PK")), \(entityColumn(scope)) FROM \(scope.table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY 1")
             defer { statement.reset() }
             for tuple in tuples {
                 statement.reset()
@@ -39,7 +41,8 @@ extension PersistentStore {
         }
         let wanted = Set(tuples)
         let filter = familyFilter.isEmpty ? "" : " WHERE \(familyFilter)"
-        let statement = try connection.prepare("SELECT Z_PK, Z_ENT, \(columns.joined(separator: ", ")) FROM \(scope.table)\(filter) ORDER BY Z_PK")
+        let statement = try connection.prepare(
+            "SELECT \(scope.keys.integer("Z_PK")), \(entityColumn(scope)), \(columns.joined(separator: ", ")) FROM \(scope.table)\(filter) ORDER BY 1")
         try statement.bind(familyArguments)
         while try statement.step() {
             var tuple: [AttributeValue] = []
@@ -61,9 +64,9 @@ extension PersistentStore {
         guard columns.count == keys.count, !columns.isEmpty else { return [] }
         var conditions = columns.map { "\($0) IS NOT NULL" }
         var arguments: [SQLiteValue] = []
-        if !scope.ownsWholeTable {
-            conditions.append("Z_ENT IN (\(placeholders(scope.numbersWithDescendants.count)))")
-            arguments = scope.numbersWithDescendants.map { .integer(Int64($0)) }
+        if let objects = objectFilter(family(of: scope), alias: nil) {
+            conditions.append(objects.sql)
+            arguments = objects.arguments
         }
         let list = columns.joined(separator: ", ")
         let statement = try connection.prepare(
@@ -97,13 +100,16 @@ extension PersistentStore {
             let destination = self.mapping(named: relationship.relationship.destination)
         else { return }
         let numbers = relationship.destinationNumbers
+        let (key, destinationKey) = (mapping.keys.integer(column, alias: "t"), destination.keys.integer("Z_PK", alias: "d"))
+        let rows = objectFilter([mapping], alias: "t")
+        let destinations = destination.isAloneInTable ? "" : " OR \(destination.keys.integer("Z_ENT", alias: "d")) NOT IN (\(placeholders(numbers.count)))"
         let sql = """
-            SELECT t.Z_PK, t.\(column) FROM \(mapping.table) t LEFT JOIN \(destination.table) d ON d.Z_PK = t.\(column) \
-            WHERE t.Z_ENT = ? AND t.\(column) IS NOT NULL AND (d.Z_PK IS NULL OR d.Z_ENT NOT IN (\(placeholders(numbers.count)))) \
-            ORDER BY t.Z_PK
+            SELECT \(mapping.keys.integer("Z_PK", alias: "t")), \(key) FROM \(mapping.table) t LEFT JOIN \(destination.table) d ON \(destinationKey) = \(key) \
+            WHERE \(rows.map { $0.sql + " AND " } ?? "")t.\(column) IS NOT NULL AND (d.Z_PK IS NULL\(destinations)) \
+            ORDER BY 1
             """
         let statement = try connection.prepare(sql)
-        try statement.bind([.integer(Int64(mapping.number))] + numbers.map { .integer(Int64($0)) })
+        try statement.bind((rows?.arguments ?? []) + (destination.isAloneInTable ? [] : numbers.map { .integer(Int64($0)) }))
         while try statement.step() {
             try body(statement.int64(0), statement.int64(1))
         }
@@ -119,14 +125,16 @@ extension PersistentStore {
             let destination = self.mapping(named: relationship.relationship.destination),
             case .foreignKey(let inverseColumn, _, _)? = destination.relationship(named: inverseName)?.storage
         else { return }
-        let numbers = relationship.destinationNumbers
+        let key = mapping.keys.integer(column, alias: "t")
+        let (rows, destinations) = (objectFilter([mapping], alias: "t"), objectFilter(family(of: destination), alias: "d"))
+        let (primaryKey, inverse) = (mapping.keys.integer("Z_PK", alias: "t"), destination.keys.integer(inverseColumn, alias: "d"))
+        let conditions = [rows?.sql, destinations?.sql].compactMap { $0 } + ["(d.\(inverseColumn) IS NULL OR \(inverse) != \(primaryKey))"]
         let sql = """
-            SELECT t.Z_PK, t.\(column), d.\(inverseColumn) FROM \(mapping.table) t JOIN \(destination.table) d ON d.Z_PK = t.\(column) \
-            WHERE t.Z_ENT = ? AND d.Z_ENT IN (\(placeholders(numbers.count))) AND (d.\(inverseColumn) IS NULL OR d.\(inverseColumn) != t.Z_PK) \
-            ORDER BY t.Z_PK
+            SELECT \(primaryKey), \(key), \(inverse) FROM \(mapping.table) t JOIN \(destination.table) d ON \(destination.keys.integer("Z_PK", alias: "d")) = \(key) \
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY 1
             """
         let statement = try connection.prepare(sql)
-        try statement.bind([.integer(Int64(mapping.number))] + numbers.map { .integer(Int64($0)) })
+        try statement.bind((rows?.arguments ?? []) + (destinations?.arguments ?? []))
         while try statement.step() {
             try body(statement.int64(0), statement.int64(1), statement.isNull(2) ? nil : statement.int64(2))
         }
@@ -156,7 +164,8 @@ extension PersistentStore {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let table, let column, _, _):
-            sql = "SELECT \(column), COUNT(*) FROM \(table) WHERE \(column) IS NOT NULL GROUP BY \(column) ORDER BY \(column)"
+            let owner = root(ofTable: table)?.keys.integer(column) ?? column
+            sql = "SELECT \(owner), COUNT(*) FROM \(table) WHERE \(column) IS NOT NULL GROUP BY 1 ORDER BY 1"
         case .joinTable(let join):
             sql = "SELECT \(join.sourceColumn), COUNT(*) FROM \(join.table) GROUP BY \(join.sourceColumn) ORDER BY \(join.sourceColumn)"
         case .foreignKey, .notStored:
@@ -166,6 +175,11 @@ extension PersistentStore {
     }
 
     private func mapping(named name: String) -> EntityMapping? { mappings[name] }
+
+    /// `Z_ENT` as a lookup reads it: an entity alone in its table is every row's entity.
+    private func entityColumn(_ scope: EntityMapping) -> String {
+        scope.isAloneInTable ? String(scope.number) : scope.keys.integer("Z_ENT")
+    }
 }
 
 /// The sizes of one to-many relationship, read alongside rows streamed in key order: each

@@ -2,14 +2,14 @@
 extension PersistentStore {
     /// Reads one object's row, or nil when no row has that key and entity.
     public func row(of mapping: EntityMapping, primaryKey: Int64) throws(StoreError) -> StoredRow? {
-        let reader = rowReader(family: [mapping], externalData: ExternalBinaryData(storePath: path))
-        let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0 WHERE t0.Z_PK = ?"
+        let reader = rowReader(family: [mapping])
+        let sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0 WHERE \(mapping.keys.integer("Z_PK", alias: "t0")) = ?"
         do {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             statement.bind(primaryKey, at: 1)
             guard try statement.step() else { return nil }
-            return RowCursor(statement: statement, store: self, reader: reader).storedRow()
+            return RowCursor(statement: statement, store: self, family: reader.family, reader: reader).storedRow()
         } catch {
             throw .sqlite(error)
         }
@@ -22,15 +22,14 @@ extension PersistentStore {
         _ body: (StoredRow) throws -> Void
     ) throws {
         let family = exactEntity ? [mapping] : self.family(of: mapping)
-        let reader = rowReader(family: family, externalData: ExternalBinaryData(storePath: path))
+        let reader = rowReader(family: family)
         var sql = "SELECT \(reader.selectList(alias: "t0")) FROM \(mapping.table) t0"
         var arguments: [SQLiteValue] = []
-        if exactEntity || !mapping.ownsWholeTable {
-            let numbers = family.map(\.number)
-            sql += " WHERE t0.Z_ENT IN (\(placeholders(numbers.count)))"
-            arguments = numbers.map { .integer(Int64($0)) }
+        if let filter = objectFilter(family, alias: "t0") {
+            sql += " WHERE " + filter.sql
+            arguments = filter.arguments
         }
-        sql += " ORDER BY t0.Z_PK"
+        sql += " ORDER BY \(mapping.keys.integer("Z_PK", alias: "t0"))"
         if limit != nil || offset > 0 {
             sql += " LIMIT ? OFFSET ?"
             arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
@@ -39,7 +38,7 @@ extension PersistentStore {
         defer { statement.reset() }
         try statement.bind(arguments)
         // `body` may evaluate predicates (validation does): an interrupt stops their matches.
-        let cursor = RowCursor(statement: statement, store: self, reader: reader)
+        let cursor = RowCursor(statement: statement, store: self, family: family, reader: reader)
         try watchingInterrupts {
             while try statement.step() {
                 if let row = cursor.storedRow() { try body(row) }
@@ -53,7 +52,9 @@ extension PersistentStore {
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let table, let column, _, let orderColumn):
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ?" + (orderColumn.map { " ORDER BY \($0), Z_PK" } ?? " ORDER BY Z_PK")
+            let keys = destination.keys
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(keys.integer(column)) = ?"
+                + (orderColumn.map { " ORDER BY \(keys.integer($0)), \(keys.integer("Z_PK"))" } ?? " ORDER BY \(keys.integer("Z_PK"))")
         case .joinTable(let join):
             sql = "SELECT t.Z_PK, t.Z_ENT FROM \(join.table) j JOIN \(destination.table) t ON t.Z_PK = j.\(join.destinationColumn)"
                 + " WHERE j.\(join.sourceColumn) = ?" + (join.orderColumn.map { " ORDER BY j.\($0), t.Z_PK" } ?? " ORDER BY t.Z_PK")
@@ -77,8 +78,26 @@ extension PersistentStore {
     /// The entity number of the row with this key in a table, or nil if there is none
     /// (used to resolve to-one keys that have no `Z<n>_` companion column).
     public func entityNumber(inTable table: String, primaryKey: Int64) throws(StoreError) -> Int? {
+        let owner = root(ofTable: table)
+        if let owner, owner.isAloneInTable {
+            // Every row of the table is one of its objects (see `EntityMapping.isAloneInTable`).
+            return try rowExists(owner, primaryKey: primaryKey) ? owner.number : nil
+        }
+        let keys = owner?.keys ?? KeyColumnSQL(table: nil)
         do {
-            return try connection.scalar("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [.integer(primaryKey)])?.integer.map(Int.init)
+            return try connection.scalar("SELECT \(keys.integer("Z_ENT")) FROM \(table) WHERE \(keys.integer("Z_PK")) = ?", [.integer(primaryKey)])?
+                .integer.map(Int.init)
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+}
+
+extension PersistentStore {
+    /// Whether a row with this key is in the mapping's table.
+    private func rowExists(_ mapping: EntityMapping, primaryKey: Int64) throws(StoreError) -> Bool {
+        do {
+            return try connection.scalar("SELECT 1 FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ?", [.integer(primaryKey)]) != nil
         } catch {
             throw .sqlite(error)
         }

@@ -2,9 +2,26 @@
 /// join-table membership. Every call is meant to run inside ``transaction(_:)``.
 extension PersistentStore {
     /// Runs `body` in one SQLite transaction (`BEGIN IMMEDIATE` … `COMMIT`).
+    ///
+    /// External data files follow the transaction (see ``ExternalDataFiles``): those it
+    /// wrote are removed when it rolls back, those it replaced or deleted only once it has
+    /// committed; if COMMIT itself fails, nothing is removed (an orphan file is harmless, a
+    /// reference to a removed file is not).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
-        return try connection.transaction(body)
+        var bodyFinished = false
+        do {
+            let result = try connection.transaction {
+                let result = try body()
+                bodyFinished = true
+                return result
+            }
+            externalFiles.committed()
+            return result
+        } catch {
+            if bodyFinished { externalFiles.forget() } else { externalFiles.rolledBack() }
+            throw error
+        }
     }
 
     /// Hands out `count` new primary keys for an inheritance root, from its `Z_MAX`, and
@@ -22,7 +39,7 @@ extension PersistentStore {
             }
             stored = number
         }
-        let top = try connection.scalar("SELECT MAX(Z_PK) FROM \(root.table)")?.integer ?? 0
+        let top = try connection.scalar("SELECT MAX(\(root.keys.integer("Z_PK"))) FROM \(root.table)")?.integer ?? 0
         guard max(stored, top) <= Int64.max - Int64(count) else {
             throw StoreError.malformedStore(path: path, reason: "Z_PRIMARYKEY row Z_ENT \(root.number) (\(record.name)): Z_MAX \(stored) leaves no room for \(count) new keys")
         }
@@ -76,6 +93,7 @@ extension PersistentStore {
     /// `version`; answers false, having changed nothing, otherwise: a context describes (or
     /// overwrites) the conflict itself.
     func updateRow(_ mapping: EntityMapping, primaryKey: Int64, version: Int64, from source: some RowSource) throws -> Bool {
+        let before = mapping.hasExternalStorage ? try externalReferences(mapping, primaryKey: primaryKey) : nil
         let statement = try statement(mapping.updateSQL, for: mapping, in: updateStatements)
         defer { statement.rewind() }
         statement.bind(version + 1, at: 1)
@@ -84,7 +102,9 @@ extension PersistentStore {
         statement.bind(primaryKey, at: next)
         statement.bind(version, at: next + 1)
         try statement.step()
-        return connection.changes == 1
+        guard connection.changes == 1 else { return false }
+        if let before { try releaseExternalFiles(before, keeping: try externalReferences(mapping, primaryKey: primaryKey)) }
+        return true
     }
 
     /// The prepared statement of an entity from a per-entity cache, indexed by entity
@@ -107,14 +127,34 @@ extension PersistentStore {
 
     /// Deletes a row if its version is `version`; false, having deleted nothing, otherwise.
     func deleteRow(_ mapping: EntityMapping, primaryKey: Int64, checking version: Int64) throws -> Bool {
-        try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE Z_PK = ? AND Z_OPT = ?")
+        let before = mapping.hasExternalStorage ? try externalReferences(mapping, primaryKey: primaryKey) : nil
+        try connection.cachedStatement("DELETE FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ? AND \(mapping.keys.integer("Z_OPT")) = ?")
             .execute([.integer(primaryKey), .integer(version)])
-        return connection.changes == 1
+        guard connection.changes == 1 else { return false }
+        if let before { try releaseExternalFiles(before, keeping: []) }
+        return true
+    }
+
+    /// The names of the external data files a row references.
+    private func externalReferences(_ mapping: EntityMapping, primaryKey: Int64) throws -> Set<String> {
+        let columns = mapping.attributes.indices.filter { mapping.externalStorage[$0] }.compactMap { mapping.attributes[$0].column }
+        guard !columns.isEmpty,
+            let row = try connection.rows("SELECT \(columns.joined(separator: ", ")) FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ?", [.integer(primaryKey)]).first
+        else { return [] }
+        return Set(row.compactMap { value in
+            guard case .blob(let blob) = value, case .deferred(let deferred) = ExternalBinaryData.decode(blob, as: .binaryData, in: supportFolder) else { return nil }
+            return deferred.externalReference?.name
+        })
+    }
+
+    /// Files a row referenced and no longer does: removed once the transaction commits.
+    private func releaseExternalFiles(_ before: Set<String>, keeping after: Set<String>) throws {
+        for name in before.subtracting(after) { externalFiles.release(name) }
     }
 
     /// The stored version (`Z_OPT`) of a row, or nil when there is no such row.
     public func storedVersion(of mapping: EntityMapping, primaryKey: Int64) throws -> Int64? {
-        try connection.scalar("SELECT Z_OPT FROM \(mapping.table) WHERE Z_PK = ?", [.integer(primaryKey)])?.integer
+        try connection.scalar("SELECT Z_OPT FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ?", [.integer(primaryKey)])?.integer
     }
 
     /// The error for a row whose version was not the expected one: the row's object and

@@ -63,6 +63,14 @@ public final class PersistentStore {
     public let resolvedPath: String
     /// Whether writes are refused.
     public let isReadOnly: Bool
+    /// The store's support folder, beside the real store file (``resolvedPath``): where the
+    /// values of attributes that allow external storage are kept. A store read from a
+    /// private copy reads it there, in place.
+    ///
+    /// ```swift
+    /// store.supportFolder.externalDataPath   // "/data/.Books_SUPPORT/_EXTERNAL_DATA"
+    /// ```
+    public let supportFolder: StoreSupportFolder
     /// The model the store was opened with.
     public let model: ManagedObjectModel
     /// Where that model came from.
@@ -89,6 +97,8 @@ public final class PersistentStore {
     let connection: Connection
     let mappings: [String: EntityMapping]
     private let mappingsByNumber: [Int: EntityMapping]
+    /// The inheritance roots, by their upper-cased table name.
+    private let rootsByTable: [String: EntityMapping]
     /// The private copy the store reads (a read-only store with a log), if any.
     let privateCopy: String?
     /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
@@ -97,6 +107,21 @@ public final class PersistentStore {
     // touches them, never overlapping, so exclusivity is not checked at run time (see
     // `UncheckedStorage.swift`).
     let insertStatements = UncheckedCell(ByEntityNumber<Statement>())
+    /// The external data files the running transaction writes and releases (see
+    /// ``ExternalDataFiles``); made on first use.
+    var externalFiles: ExternalDataFiles {
+        if let files = externalFilesCell.value { return files }
+        let files = ExternalDataFiles(folder: supportFolder)
+        externalFilesCell.value = files
+        return files
+    }
+    private let externalFilesCell = UncheckedCell<ExternalDataFiles?>(nil)
+
+    /// The size above which a value of an attribute that allows external storage is written
+    /// to a file of the support folder rather than inline: 128 KiB. Core Data decides per
+    /// value and documents no number; 128 KiB is the most recent measured figure (see
+    /// `docs/values.md`). Either way a store reads both forms.
+    public static let externalDataThreshold = 128 * 1024
     let updateStatements = UncheckedCell(ByEntityNumber<Statement>())
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
@@ -153,6 +178,7 @@ public final class PersistentStore {
             let opened = try PersistentStore.read(opening, model: model, origin: origin)
             self.path = path
             self.resolvedPath = file.resolvedPath
+            self.supportFolder = StoreSupportFolder(storePath: file.resolvedPath)
             self.isReadOnly = readOnly
             self.connection = connection
             self.privateCopy = copy
@@ -165,6 +191,8 @@ public final class PersistentStore {
             self.modelCacheProblem = opened.modelCacheProblem
             self.mappings = opened.mappings
             self.mappingsByNumber = Dictionary(opened.mappings.values.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+            self.rootsByTable = Dictionary(
+                opened.mappings.values.filter { $0.superNumber == 0 }.map { ($0.table.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
             self.anomalies = opened.anomalies
         } catch {
             copy.map(StoreFile.removePrivateCopy)
@@ -217,7 +245,7 @@ public final class PersistentStore {
         guard differences.isEmpty else { throw .modelMismatch(path: path, differences: differences) }
         for mapping in mappings.values where mapping.entity.parent == nil {
             guard let record = records[mapping.number],
-                case .integer(let top)? = try? connection.scalar("SELECT MAX(Z_PK) FROM \(mapping.table)")
+                case .integer(let top)? = try? connection.scalar("SELECT MAX(\(mapping.keys.integer("Z_PK"))) FROM \(mapping.table)")
             else { continue }
             if record.max < top {
                 anomalies.append("entity \(mapping.name): Z_MAX is \(record.max) but the largest Z_PK is \(top); new keys will start above \(top)")
@@ -338,6 +366,9 @@ public final class PersistentStore {
     /// The mapping of an entity, by its number.
     public func mapping(number: Int) -> EntityMapping? { mappingsByNumber[number] }
 
+    /// The inheritance root whose table this is.
+    func root(ofTable table: String) -> EntityMapping? { rootsByTable[table.uppercased()] }
+
     /// All entity mappings in entity-number order.
     public var allMappings: [EntityMapping] { mappings.values.sorted { $0.number < $1.number } }
 
@@ -347,16 +378,29 @@ public final class PersistentStore {
     }
 
     /// The number of stored objects of exactly this entity (sub-entities not included),
-    /// or of the entity and its sub-entities.
+    /// or of the entity and its sub-entities: the objects a fetch reads (an entity alone in
+    /// its table counts every row, as Core Data does; in a table shared with sub-entities, a
+    /// row whose `Z_ENT` is no entity of the family is no object and is not counted).
     public func count(of mapping: EntityMapping, includingSubentities: Bool = false) throws(StoreError) -> Int {
-        let numbers = includingSubentities ? mapping.numbersWithDescendants : [mapping.number]
-        let filter = includingSubentities && mapping.ownsWholeTable ? "" : " WHERE Z_ENT IN (\(placeholders(numbers.count)))"
+        let family = includingSubentities ? self.family(of: mapping) : [mapping]
+        let filter = objectFilter(family, alias: nil)
         do {
-            let value = try connection.scalar("SELECT COUNT(*) FROM \(mapping.table)\(filter)", filter.isEmpty ? [] : numbers.map { .integer(Int64($0)) })
+            let value = try connection.scalar("SELECT COUNT(*) FROM \(mapping.table)" + (filter.map { " WHERE " + $0.sql } ?? ""), filter?.arguments ?? [])
             return Int(value?.integer ?? 0)
         } catch {
             throw .sqlite(error)
         }
+    }
+
+    /// The condition that keeps exactly the rows of a family that a fetch makes objects of,
+    /// with its arguments: none for an entity alone in its table, `Z_ENT IN (…)` (read as an
+    /// integer) otherwise, also for a whole hierarchy, whose fetch reads every row of the
+    /// table as Core Data does and leaves out those of no entity of it. Counts, lookups and
+    /// raw rows use it, so that they find the objects a fetch reads.
+    func objectFilter(_ family: [EntityMapping], alias: String?) -> (sql: String, arguments: [SQLiteValue])? {
+        guard let first = family.first, !first.isAloneInTable else { return nil }
+        let numbers = family.map { SQLiteValue.integer(Int64($0.number)) }
+        return ("\(first.keys.integer("Z_ENT", alias: alias)) IN (\(placeholders(numbers.count)))", numbers)
     }
 
     func placeholders(_ count: Int) -> String {

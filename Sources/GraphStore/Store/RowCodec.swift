@@ -16,6 +16,8 @@ public enum RowCodec {
         public var found: String
         /// What was expected (`Integer 32`).
         public var expected: String
+        /// The value as stored (kept, so that a save writes it back unchanged).
+        var stored: SQLiteValue = .null
     }
 
     /// The SQLite value stored for an attribute value.
@@ -37,7 +39,9 @@ public enum RowCodec {
         }
     }
 
-    /// The attribute value for a stored SQLite value.
+    /// The attribute value for an SQLite value computed outside a statement (an aggregate of
+    /// a dictionary fetch grouped in memory); stored columns are read with
+    /// ``decode(_:column:as:)``, through Core Data's accessors.
     static func decode(_ value: SQLiteValue, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
         if case .null = value { return nil }
         switch (type, value) {
@@ -76,8 +80,16 @@ public enum RowCodec {
         }
     }
 
-    /// Decodes a column of the current row straight from the statement (the row path:
-    /// no intermediate ``SQLiteValue`` for the common storage classes).
+    /// Decodes a column of the current row straight from the statement, as Core Data reads
+    /// it: with the `sqlite3_column_*` accessor of the attribute's type (``ColumnAccessor``)
+    /// and the conversion SQLite applies with it to a value of another storage class (text
+    /// `'10.0'` in a Double column reads as 10.0, the integer 0 in a Date column as
+    /// 2001-01-01). A value the accessor would turn into something other than what it holds
+    /// (text `"abc"` read as a number gives 0; the real 2.5 read as an integer gives 2) cannot
+    /// be read: that is a ``DecodingFailure`` naming what was found and the type expected.
+    ///
+    /// The common storage classes are read without an intermediate ``SQLiteValue`` (this is
+    /// the row path of every fetch).
     static func decode(_ statement: Statement, column: Int, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
         switch (type, statement.storageClass(column)) {
         case (_, .null): return nil
@@ -86,8 +98,34 @@ public enum RowCodec {
         case (.double, .real), (.float, .real): return .double(statement.double(column))
         case (.date, .real): return .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
         case (.boolean, .integer): return .bool(statement.int64(column) != 0)
-        default: return try decode(statement.value(column), as: type)
+        case (.binaryData, .blob), (.transformable, .blob): return .data(statement.data(column) ?? Data())
+        default: return try converted(statement, column: column, as: type)
         }
+    }
+
+    /// A non-NULL column read by its type's accessor, converted as SQLite converts it.
+    private static func converted(_ statement: Statement, column: Int, as type: AttributeType) throws(DecodingFailure) -> AttributeValue {
+        // Taken first: after a conversion SQLite no longer promises what the column's type is.
+        let stored = statement.value(column)
+        let reader = ColumnAccessor.Reading(statement: statement, column: column)
+        let value: AttributeValue?
+        switch ColumnAccessor(type) {
+        case .int64:
+            value = reader.wholeNumber().map { type == .boolean ? .bool($0 != 0) : .integer($0) }
+        case .double:
+            switch type {
+            case .date: value = reader.number().map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            case .decimal: value = reader.decimal().map { .decimal($0) }
+            default: value = reader.number().map { .double($0) }
+            }
+        case .text:
+            let text = reader.text()
+            value = type == .uri ? text.flatMap { URL(string: $0) }.map { .uri($0) } : text.map { .string($0) }
+        case .blob:
+            value = type == .uuid ? reader.uuid().map { .uuid($0) } : .data(reader.bytes())
+        }
+        guard let value else { throw failure(stored, type) }
+        return value
     }
 
     /// Binds an attribute value to a statement parameter the way ``encode(_:as:)`` stores it.
@@ -101,7 +139,7 @@ public enum RowCodec {
     }
 
     private static func failure(_ value: SQLiteValue, _ type: AttributeType) -> DecodingFailure {
-        DecodingFailure(found: value.shownAsFound, expected: type.xcodeName)
+        DecodingFailure(found: value.shownAsFound, expected: type.xcodeName, stored: value)
     }
 
     /// Whether a value fits an attribute type (checked when a value is set).

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// try store.forEachRow(of: query) { row in
 ///     guard let layout = row.layout(entityNumber: row.entityNumber) else { return true }
-///     for attribute in layout.attributes { values[attribute.index] = try row.value(of: attribute, in: layout) }
+///     for attribute in layout.attributes { slots[attribute.index] = row.slot(of: attribute, in: layout) }
 ///     return true   // false stops
 /// }
 /// ```
@@ -20,18 +20,24 @@ final class RowCursor {
     private let statement: Statement
     private let store: PersistentStore
     private let reader: RowReader?
-    /// Where the store's external binary values live (read once, not per value).
-    private let externalData: ExternalBinaryData?
+    /// Where the store's external data files are: beside the real store file, also when the
+    /// store is read from a private copy (read once, not per value).
+    private let folder: StoreSupportFolder
+    /// The entity number of every row, when the query reads an entity alone in its table:
+    /// Core Data selects the constant `0` there and never reads `Z_ENT`, so every row of the
+    /// table is an object of that entity, whatever its `Z_ENT` holds.
+    private let loneEntityNumber: Int?
     private let sortStart: Int
     private let sortCount: Int
 
-    /// A cursor over `statement`'s rows, whose columns `reader` describes (whole rows), or
-    /// which holds keys only.
-    init(statement: Statement, store: PersistentStore, reader: RowReader?, sortStart: Int = 0, sortCount: Int = 0) {
+    /// A cursor over `statement`'s rows of `family`'s entities, whose columns `reader`
+    /// describes (whole rows), or which holds keys only (no reader).
+    init(statement: Statement, store: PersistentStore, family: [EntityMapping], reader: RowReader?, sortStart: Int = 0, sortCount: Int = 0) {
         self.statement = statement
         self.store = store
         self.reader = reader
-        self.externalData = reader?.externalData
+        self.folder = store.supportFolder
+        self.loneEntityNumber = family.count == 1 && family[0].isAloneInTable ? family[0].number : nil
         self.sortStart = sortStart
         self.sortCount = sortCount
     }
@@ -41,7 +47,7 @@ final class RowCursor {
     /// `Z_PK`.
     var primaryKey: Int64 { statement.int64(0) }
     /// `Z_ENT`: the row's concrete entity number.
-    var entityNumber: Int { Int(statement.int64(1)) }
+    var entityNumber: Int { loneEntityNumber ?? Int(statement.int64(1)) }
     /// `Z_OPT`: the row's version (whole rows only).
     var version: Int64 { statement.int64(2) }
 
@@ -53,11 +59,12 @@ final class RowCursor {
         reader?.layout(entityNumber: number)
     }
 
-    /// A stored attribute of the current row. A value that cannot be decoded is a
-    /// `StoreError.malformedValue` naming the entity, row, key and column.
+    /// A stored attribute of the current row, as an object's slot holds it: decoded, or
+    /// deferred (an external data file, read when the value is asked for; a value that
+    /// cannot be read as its type, an error when it is asked for).
     @inline(__always)
-    func value(of attribute: RowLayout.Attribute, in layout: RowLayout) throws(StoreError) -> AttributeValue? {
-        try layout.decode(attribute, from: statement, externalData: externalData)
+    func slot(of attribute: RowLayout.Attribute, in layout: RowLayout) -> AttributeSlot {
+        layout.slot(attribute, from: statement, folder: folder)
     }
 
     /// A stored to-one of the current row: the destination's ID and this row's `Z_FOK_`
@@ -80,8 +87,9 @@ final class RowCursor {
     // MARK: - Whole rows and dictionaries
 
     /// The current row decoded into a ``StoredRow``; values that cannot be decoded, and
-    /// bookkeeping numbers that are not whole numbers, are listed in its `problems`. Nil
-    /// when the row's entity is not of the family read.
+    /// bookkeeping numbers that are not whole numbers, are listed in its `problems`; values
+    /// kept in external data files are references, not read. Nil when the row's entity is
+    /// not of the family read.
     func storedRow() -> StoredRow? {
         guard let layout = layout(entityNumber: entityNumber) else { return nil }
         let mapping = layout.mapping
@@ -90,10 +98,18 @@ final class RowCursor {
             attributes: Array(repeating: nil, count: mapping.attributeTypes.count),
             toOne: Array(repeating: nil, count: mapping.relationships.count), problems: [])
         for attribute in layout.attributes {
-            do throws(StoreError) {
-                row.attributes[attribute.index] = try value(of: attribute, in: layout)
-            } catch {
-                row.problems.append(error)
+            switch slot(of: attribute, in: layout) {
+            case .value(let value):
+                row.attributes[attribute.index] = value
+            case .deferred(let deferred):
+                row.deferred[attribute.index] = deferred
+                if case .unreadable(_, let failure) = deferred.kind {
+                    let property = mapping.attributes[attribute.index]
+                    row.problems.append(
+                        .malformedValue(
+                            entity: mapping.name, primaryKey: row.primaryKey, key: property.attribute.name, column: property.column ?? "",
+                            found: failure.found, expected: failure.expected))
+                }
             }
         }
         for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
@@ -107,10 +123,9 @@ final class RowCursor {
         var column = 0
         for property in query.properties {
             if let type = property.attributeType {
-                let raw = statement.value(column)
-                column += 1
+                defer { column += 1 }
                 do {
-                    if let value = try RowCodec.decode(raw, as: type) { result[property.name] = .attribute(value) }
+                    if let value = try RowCodec.decode(statement, column: column, as: type) { result[property.name] = .attribute(value) }
                 } catch {
                     throw StoreError.malformedValue(
                         entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where one concrete entity's values sit in the rows of a fetch statement (`Z_PK, Z_ENT,
 /// Z_OPT`, then the family's columns), resolved once per fetch so that reading a row into
 /// an object is a walk over a few column numbers, without dictionaries or an intermediate
@@ -61,21 +63,20 @@ final class RowLayout {
 }
 
 extension RowLayout {
-    /// Decodes a stored attribute from the statement's current row. A value that cannot be
-    /// decoded is a `StoreError.malformedValue` naming the entity, row, key and column.
+    /// A stored attribute of the statement's current row, as an object's slot holds it: the
+    /// decoded value, or a deferred one (a reference to a file in `folder`, which is not
+    /// read now; a value that cannot be read as the attribute's type, which is an error
+    /// only when it is asked for). Reading a row never fails on a value.
     @inline(__always)
-    func decode(_ attribute: Attribute, from statement: Statement, externalData: ExternalBinaryData?) throws(StoreError) -> AttributeValue? {
+    func slot(_ attribute: Attribute, from statement: Statement, folder: StoreSupportFolder) -> AttributeSlot {
         let column = Int(attribute.column)
+        if attribute.external, statement.storageClass(column) == .blob {
+            return ExternalBinaryData.decode(statement.data(column) ?? Data(), as: attribute.type, in: folder)
+        }
         do throws(RowCodec.DecodingFailure) {
-            if attribute.external, case .blob(let tagged) = statement.value(column) {
-                return try ExternalBinaryData.decode(tagged, in: externalData)
-            }
-            return try RowCodec.decode(statement, column: column, as: attribute.type)
+            return .value(try RowCodec.decode(statement, column: column, as: attribute.type))
         } catch {
-            let property = mapping.attributes[attribute.index]
-            throw .malformedValue(
-                entity: mapping.name, primaryKey: statement.int64(0), key: property.attribute.name, column: property.column ?? "",
-                found: error.found, expected: error.expected)
+            return .deferred(DeferredValue(.unreadable(stored: error.stored, failure: error)))
         }
     }
 
@@ -94,20 +95,19 @@ extension RowLayout {
 
 extension RowLayout {
     /// Why the current row's bookkeeping numbers cannot be trusted, if they cannot: `Z_OPT`
-    /// or a to-one's key, `Z<n>_` or `Z_FOK_` column holding something other than a whole
-    /// number (SQLite would quietly read a real, text or a blob as some integer).
+    /// or a to-one's key, `Z<n>_` or `Z_FOK_` column holding something `sqlite3_column_int64`
+    /// does not read as the number it holds (a fraction, text that is not a whole number;
+    /// text `'4'` is read as 4, as Core Data reads it).
     func numberProblems(in statement: Statement) -> [StoreError] {
         var problems: [StoreError] = []
         func check(_ column: Int32, key: String, name: String) {
-            guard column >= 0 else { return }
-            switch statement.storageClass(Int(column)) {
-            case .integer, .null: return
-            default:
-                problems.append(
-                    .malformedValue(
-                        entity: mapping.name, primaryKey: statement.int64(0), key: key, column: name,
-                        found: statement.value(Int(column)).shownAsFound, expected: "a whole number"))
-            }
+            guard column >= 0, !statement.isNull(Int(column)),
+                ColumnAccessor.Reading(statement: statement, column: Int(column)).wholeNumber() == nil
+            else { return }
+            problems.append(
+                .malformedValue(
+                    entity: mapping.name, primaryKey: statement.int64(0), key: key, column: name,
+                    found: statement.value(Int(column)).shownAsFound, expected: "a whole number"))
         }
         check(2, key: "Z_OPT", name: "Z_OPT")
         for toOne in toOnes {

@@ -15,8 +15,11 @@
 /// ```
 protocol RowSource {
     /// The value of the attribute at `index` in the mapping's attributes (asked for stored
-    /// attributes only).
+    /// attributes only, when ``deferredValue(ofAttribute:)`` has none).
     func value(ofAttribute index: Int) -> AttributeValue?
+    /// The stored value the row keeps as it was read, if the attribute holds one (a
+    /// reference to an external data file, a value that cannot be read as its type).
+    func deferredValue(ofAttribute index: Int) -> DeferredValue?
     /// The destination's key of the to-one at `index` in the mapping's relationships; nil
     /// when it is empty.
     func destinationKey(ofRelationship index: Int) -> Int64?
@@ -28,8 +31,14 @@ protocol RowSource {
     func order(inRelationship index: Int) -> Int64?
 }
 
+extension RowSource {
+    func deferredValue(ofAttribute index: Int) -> DeferredValue? { nil }
+}
+
 extension StoredRow: RowSource {
     func value(ofAttribute index: Int) -> AttributeValue? { attributes[index] }
+
+    func deferredValue(ofAttribute index: Int) -> DeferredValue? { attributes[index] == nil ? deferred[index] : nil }
 
     func destinationKey(ofRelationship index: Int) -> Int64? { toOne[index]?.primaryKey }
 
@@ -41,12 +50,24 @@ extension StoredRow: RowSource {
 extension PersistentStore {
     /// Binds a row's ``EntityMapping/rowColumns``, in order, from parameter `first`: every
     /// column, NULL included, so the statement's earlier bindings need not be cleared.
-    func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws(SQLiteError) {
+    /// A value of an attribute that allows external storage larger than
+    /// ``PersistentStore/externalDataThreshold`` is written to a new file of the support
+    /// folder first (synced), and the row gets its reference; a smaller one is inline.
+    func bindRow(_ mapping: EntityMapping, from source: some RowSource, to statement: Statement, at first: Int32) throws {
         var parameter = first
         for i in mapping.storedAttributeIndices {
+            if let deferred = source.deferredValue(ofAttribute: i) {
+                // Not read since it was fetched: written back as stored (a reference stays a
+                // reference to the same file; an unreadable value stays as it was).
+                try statement.bind(deferred.stored, at: parameter)
+                parameter += 1
+                continue
+            }
             let value = source.value(ofAttribute: i)
             if mapping.externalStorage[i], case .data(let bytes)? = value {
-                try statement.bind(.blob(ExternalBinaryData.encodeInline(bytes)), at: parameter)
+                let tagged = bytes.count > PersistentStore.externalDataThreshold
+                    ? ExternalBinaryData.encodeReference(try externalFiles.write(bytes)) : ExternalBinaryData.encodeInline(bytes)
+                try statement.bind(.blob(tagged), at: parameter)
             } else {
                 try RowCodec.bind(value, as: mapping.attributeTypes[i], to: statement, at: parameter)
             }

@@ -43,8 +43,13 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case modelMismatch(path: String, differences: [String])
     /// The store was opened read-only and a write was asked for.
     case readOnly(path: String)
-    /// A stored value cannot be read as its attribute's type.
+    /// A stored value cannot be read as its attribute's type: `found` names its storage
+    /// class and value (`text "abc"`), `expected` the attribute's type (`Date`).
     case malformedValue(entity: String, primaryKey: Int64, key: String, column: String, found: String, expected: String)
+    /// An attribute's value is kept outside the database, in `file` of the store's support
+    /// folder, and the file is not there (reported when the value is read, never for the
+    /// whole fetch).
+    case externalDataMissing(entity: String, primaryKey: Int64, key: String, file: String)
     /// A value of the wrong type was given for an attribute.
     case typeMismatch(entity: String, key: String, expected: AttributeType, found: String)
     /// The entity is not in the model.
@@ -81,7 +86,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .foreignObject: 133010
         case .sqlite: 134180
         case .readOnly, .alreadyExists: 134030
-        case .malformedValue, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
+        case .malformedValue, .externalDataMissing, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
         }
     }
 
@@ -126,6 +131,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): opened read-only"
         case .malformedValue(let entity, let pk, let key, let column, let found, let expected):
             "\(entity)/p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
+        case .externalDataMissing(let entity, let pk, let key, let file):
+            "\(entity)/p\(pk): \(key) is kept in external data file \(file), which is missing"
         case .typeMismatch(let entity, let key, let expected, let found):
             "\(entity).\(key) is \(expected.xcodeName); \(found) does not fit"
         case .unknownEntity(let name):

@@ -16,6 +16,36 @@ public struct StoredRow: Sendable {
     public var toOne: [ForeignKey?]
     /// Values that could not be decoded, with the reason (reported, never crashed on).
     public var problems: [StoreError]
+    /// The values not decoded with the row, by attribute index: references to external data
+    /// files, and values that cannot be read as their type (also in ``problems``). Each
+    /// stands for its attribute while ``attributes`` holds nil there.
+    var deferred: [Int: DeferredValue] = [:]
+
+    /// The attributes whose values are kept in external data files, by attribute index
+    /// (``attributes`` holds nil there): the files are not read with the row.
+    /// ``attributeValue(at:)`` reads one.
+    public var externalReferences: [Int: ExternalDataReference] {
+        var references: [Int: ExternalDataReference] = [:]
+        for (index, value) in deferred where attributes[index] == nil {
+            if let reference = value.externalReference { references[index] = reference }
+        }
+        return references
+    }
+
+    /// The value of the attribute at `index` in ``EntityMapping/attributes``, reading its
+    /// external data file when it has one: a missing file is
+    /// ``StoreError/externalDataMissing(entity:primaryKey:key:file:)``, a value that cannot
+    /// be read as its type ``StoreError/malformedValue(entity:primaryKey:key:column:found:expected:)``.
+    public func attributeValue(at index: Int) throws(StoreError) -> AttributeValue? {
+        if let value = attributes[index] { return value }
+        return try deferred[index]?.value(of: mapping, attribute: index, primaryKey: primaryKey)
+    }
+
+    /// What an object's slot holds for the attribute at `index`.
+    func slot(at index: Int) -> AttributeSlot {
+        if attributes[index] == nil, let deferred = deferred[index] { return .deferred(deferred) }
+        return .value(attributes[index])
+    }
 
     /// A stored to-one reference.
     public struct ForeignKey: Sendable, Hashable {
@@ -34,13 +64,12 @@ struct RowReader {
     let columns: [String]
     /// Where each concrete entity's values sit in a row that starts at column 0.
     let layouts: [RowLayout]
-
-    /// Where external binary values live (`.<store name>_SUPPORT/_EXTERNAL_DATA`), if known.
-    var externalData: ExternalBinaryData?
+    /// The entities whose rows are read.
+    let family: [EntityMapping]
 
     /// `lookup` finds a mapping by entity number (the to-ones' declared destinations).
-    init(family: [EntityMapping], externalData: ExternalBinaryData? = nil, lookup: (Int) -> EntityMapping?) {
-        self.externalData = externalData
+    init(family: [EntityMapping], lookup: (Int) -> EntityMapping?) {
+        self.family = family
         var columns: [String] = []
         var index: [String: Int] = [:]
         var layouts: [RowLayout] = []
@@ -70,7 +99,7 @@ struct RowReader {
 
 extension PersistentStore {
     /// A reader of a family's rows, its to-ones' destinations resolved in this store.
-    func rowReader(family: [EntityMapping], externalData: ExternalBinaryData? = nil) -> RowReader {
-        RowReader(family: family, externalData: externalData) { mapping(number: $0) }
+    func rowReader(family: [EntityMapping]) -> RowReader {
+        RowReader(family: family) { mapping(number: $0) }
     }
 }

@@ -5,6 +5,6 @@ extension EntityMapping {
     static func placeholder(_ entityName: String, storeUUID: String) -> EntityMapping {
         EntityMapping(
             entity: EntityDescription(entityName), number: 0, superNumber: 0, rootName: entityName, table: "", storeUUID: storeUUID,
-            numbersWithDescendants: [], ownsWholeTable: false, attributes: [], relationships: [])
+            numbersWithDescendants: [], ownsWholeTable: false, keys: KeyColumnSQL(table: nil), attributes: [], relationships: [])
     }
 }

@@ -29,7 +29,7 @@ private struct HistoryWalk {
     }
 
     private enum Value {
-        case attribute(AttributeValue?)
+        case attribute(AttributeSlot)
         case destination(ObjectID?)
     }
 
@@ -44,7 +44,7 @@ private struct HistoryWalk {
             case .attribute(let o, let i, let old):
                 let new = attribute(o, i)
                 values[Slot(object: ObjectIdentifier(o), index: i, isAttribute: true)] = .attribute(old)
-                changes.append(.attribute(o.objectID, key: attributeName(o, i), old: old, new: new))
+                changes.append(.attribute(o.objectID, key: attributeName(o, i), old: shown(o, i, old), new: shown(o, i, new)))
             case .toOne(let o, let i, let old):
                 let new = destination(o, i)
                 values[Slot(object: ObjectIdentifier(o), index: i, isAttribute: false)] = .destination(old?.objectID)
@@ -71,7 +71,7 @@ private struct HistoryWalk {
             case .attribute(let o, let i, let target):
                 let from = attribute(o, i)
                 values[Slot(object: ObjectIdentifier(o), index: i, isAttribute: true)] = .attribute(target)
-                changes.append(.attribute(o.objectID, key: attributeName(o, i), old: from, new: target))
+                changes.append(.attribute(o.objectID, key: attributeName(o, i), old: shown(o, i, from), new: shown(o, i, target)))
             case .toOne(let o, let i, let target):
                 let from = destination(o, i)
                 values[Slot(object: ObjectIdentifier(o), index: i, isAttribute: false)] = .destination(target?.objectID)
@@ -89,9 +89,14 @@ private struct HistoryWalk {
         return changes
     }
 
-    private func attribute(_ o: ManagedObject, _ i: Int32) -> AttributeValue? {
+    private func attribute(_ o: ManagedObject, _ i: Int32) -> AttributeSlot {
         if case .attribute(let value) = values[Slot(object: ObjectIdentifier(o), index: i, isAttribute: true)] { return value }
         return o.values[Int(i)]
+    }
+
+    /// A slot's value as the history shows it: a stored value that cannot be read as none.
+    private func shown(_ o: ManagedObject, _ i: Int32, _ slot: AttributeSlot) -> AttributeValue? {
+        (try? o.slotValue(slot, at: Int(i))) ?? nil
     }
 
     private func destination(_ o: ManagedObject, _ i: Int32) -> ObjectID? {

@@ -7,8 +7,8 @@
 /// the context's recorded primitives, which registers the opposite record in turn (so an
 /// undo builds the redo group, and a redo the undo group).
 enum UndoRecord {
-    /// An attribute changed; `old` is its value before.
-    case attribute(ManagedObject, index: Int32, old: AttributeValue?)
+    /// An attribute changed; `old` is its slot before (a value, or a stored value not read).
+    case attribute(ManagedObject, index: Int32, old: AttributeSlot)
     /// A to-one relationship changed (one side only; the inverse has its own record).
     case toOne(ManagedObject, index: Int32, old: ManagedObject?)
     /// `member` joined a to-many relationship.

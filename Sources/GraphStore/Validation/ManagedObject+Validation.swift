@@ -21,24 +21,28 @@ extension ManagedObject {
         try fireFault()
         let plan = validationPlan
         var errors: [ValidationError] = []
+        // A stored value not read since it was fetched (an external file, a value that cannot
+        // be read as its type) is written back as it is: it is not validated again.
         if type(of: self) == ManagedObject.self {
             // Nothing overrides validateValue: only attributes with rules can fail.
             for i in plan.attributes {
-                if let rule = try AttributeRules.brokenRule(values[i], of: mapping.attributes[i].attribute) {
-                    errors.append(ValidationError(objectID: objectID, key: mapping.attributeNames[i], value: values[i], rule: rule))
+                guard case .value(let value) = values[i] else { continue }
+                if let rule = try AttributeRules.brokenRule(value, of: mapping.attributes[i].attribute) {
+                    errors.append(ValidationError(objectID: objectID, key: mapping.attributeNames[i], value: value, rule: rule))
                 }
             }
         } else {
             for (i, key) in mapping.attributeNames.enumerated() {
+                guard case .value(let value) = values[i] else { continue }
                 do {
-                    try validateValue(values[i], forKey: key)
+                    try validateValue(value, forKey: key)
                 } catch let failure as any ValidationErrorReporting {
                     errors += failure.validationErrors
                 } catch let error as StoreError {
                     throw error
                 } catch {
                     // An app's own error type still says which property failed and why.
-                    errors.append(ValidationError(code: .invalid, objectID: objectID, key: key, value: values[i], rule: .custom("\(error)")))
+                    errors.append(ValidationError(code: .invalid, objectID: objectID, key: key, value: value, rule: .custom("\(error)")))
                 }
             }
         }

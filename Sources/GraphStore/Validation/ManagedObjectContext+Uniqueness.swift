@@ -30,7 +30,7 @@ extension ManagedObjectContext {
         var byValues: OrderedDictionary<[AttributeValue], [ManagedObject]> = [:]
         for object in objects {
             let indexes = constraint.keys.compactMap { object.mapping.attributeIndex(of: $0) }
-            let values = indexes.compactMap { object.values[$0] }
+            let values = try indexes.compactMap { try object.attributeValue(at: $0) }
             guard values.count == constraint.keys.count else { continue }
             byValues[values, default: []].append(object)
         }

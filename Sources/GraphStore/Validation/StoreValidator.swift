@@ -82,11 +82,20 @@ public struct StoreValidator {
                 unreadable.insert(key)
                 try report(ValidationError(objectID: id, key: key, value: .string(foundText), rule: .readable(expected: expected)))
             }
+            for (i, reference) in row.externalReferences.sorted(by: { $0.key < $1.key }) where !reference.exists {
+                let attribute = row.mapping.attributes[i].attribute
+                unreadable.insert(attribute.name)
+                try report(ValidationError(
+                    objectID: id, key: attribute.name, value: .string("a reference to external data file \(reference.path), which is missing"),
+                    rule: .readable(expected: attribute.type.xcodeName)))
+            }
             for i in plan.attributes {
                 let attribute = row.mapping.attributes[i]
                 guard attribute.column != nil, !unreadable.contains(attribute.attribute.name) else { continue }
-                if let rule = try AttributeRules.brokenRule(row.attributes[i], of: attribute.attribute) {
-                    try report(ValidationError(objectID: id, key: attribute.attribute.name, value: row.attributes[i], rule: rule))
+                // A value kept in an external file is read for its rules (lengths) here.
+                let value = try row.attributeValue(at: i)
+                if let rule = try AttributeRules.brokenRule(value, of: attribute.attribute) {
+                    try report(ValidationError(objectID: id, key: attribute.attribute.name, value: value, rule: rule))
                 }
             }
             for i in plan.relationships {

@@ -16,7 +16,10 @@ struct StoredRowValues: KeyValueSource, @unchecked Sendable {
 
     func value(forKey key: String) -> PredicateValue {
         let mapping = row.mapping
-        if let index = mapping.attributeIndex(of: key) { return PredicateValue(row.attributes[index]) }
+        if let index = mapping.attributeIndex(of: key) {
+            // A value kept in a missing external file, or one that cannot be read, reads as nil.
+            return PredicateValue((try? row.attributeValue(at: index)) ?? nil)
+        }
         guard let index = mapping.relationshipIndex(of: key) else { return .null }
         let relationship = mapping.relationships[index]
         if !relationship.relationship.isToMany {

@@ -38,7 +38,7 @@ enum FetchCommand {
                 if withURI { cells.append(.text(object.objectID.uriRepresentation)) }
                 for key in attributes {
                     guard object.mapping.attribute(named: key) != nil else { cells.append(.absent); continue }
-                    cells.append(try object.value(forKey: key).map(Cell.value) ?? .null)
+                    cells.append(try shell.attributeCell(object, key: key))
                 }
                 for key in toOnes {
                     guard object.mapping.relationship(named: key) != nil else { cells.append(.absent); continue }

@@ -31,7 +31,7 @@ enum RowsCommand {
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
                 var cells: [Cell] = [.value(.integer(row.primaryKey)), .value(.integer(Int64(row.entityNumber))), .value(.integer(row.version))]
-                cells += rowCells(row, columns: columns)
+                cells += rowCells(row, columns: columns, shell: shell)
                 sink.row(cells)
             }
         }
@@ -47,16 +47,22 @@ enum RowsCommand {
     }
 
     /// The decoded cells of a row in the order of the requested columns; a value that
-    /// cannot be decoded shows why.
-    static func rowCells(_ row: StoredRow, columns: [String]) -> [Cell] {
+    /// cannot be decoded shows why (counted for the command's warning), a value kept in an
+    /// external data file shows the reference the row holds (the file is not read).
+    static func rowCells(_ row: StoredRow, columns: [String], shell: Shell) -> [Cell] {
         var byColumn: [String: Cell] = [:]
         for (i, a) in row.mapping.attributes.enumerated() {
             guard let column = a.column else { continue }
             byColumn[column] = row.attributes[i].map(Cell.value) ?? .null
         }
+        for (i, reference) in row.externalReferences {
+            guard let column = row.mapping.attributes[i].column else { continue }
+            byColumn[column] = .placeholder(
+                text: "0x02 \(reference.name)", json: "{\"externalReference\": \(JSONText.string(reference.name))}")
+        }
         for problem in row.problems {
-            if case .malformedValue(_, _, _, let column, let found, let expected) = problem {
-                byColumn[column] = .text("‹unreadable: \(found), expected \(expected)›")
+            if case .malformedValue(_, _, _, let column, _, _) = problem, let cell = shell.unreadableCell(problem) {
+                byColumn[column] = cell
             }
         }
         for (i, r) in row.mapping.relationships.enumerated() {

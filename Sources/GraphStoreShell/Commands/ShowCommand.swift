@@ -36,7 +36,7 @@ enum ShowCommand {
             } else if object.mapping.attribute(named: key) != nil {
                 guard step == path.count - 1 else { throw ShellError("\(key) is an attribute; there is nothing to follow after it") }
                 shell.emit(columns: ["object", key]) { sink in
-                    sink.row([.text(label(object)), (try? object.value(forKey: key)).flatMap { $0.map(Cell.value) } ?? .null])
+                    sink.row([.text(label(object)), (try? shell.attributeCell(object, key: key)) ?? .null])
                 }
                 return
             } else {
@@ -80,18 +80,17 @@ enum ShowCommand {
 
     private static func printObject(_ object: ManagedObject, shell: Shell) throws {
         try shell.emit(columns: ["property", "kind", "value"]) { sink in
-            for row in try properties(of: object) { sink.row(Array(row.dropFirst())) }
+            for row in try properties(of: object, shell: shell) { sink.row(Array(row.dropFirst())) }
         }
     }
 
     /// One row per property: the object's ID, its URI, its attributes, its relationships
     /// (destinations by ID, as they can be typed back).
-    private static func properties(of object: ManagedObject) throws -> [[Cell]] {
+    private static func properties(of object: ManagedObject, shell: Shell) throws -> [[Cell]] {
         let id = Cell.text(object.objectID.description)
         var rows: [[Cell]] = [[id, .text("objectID"), .text("id"), id], [id, .text("uri"), .text("id"), .text(object.objectID.uriRepresentation)]]
         for a in object.mapping.attributes {
-            let value = try object.value(forKey: a.attribute.name)
-            rows.append([id, .text(a.attribute.name), .text(a.attribute.type.xcodeName), value.map(Cell.value) ?? .null])
+            rows.append([id, .text(a.attribute.name), .text(a.attribute.type.xcodeName), try shell.attributeCell(object, key: a.attribute.name)])
         }
         for r in object.mapping.relationships {
             let name = r.relationship.name
@@ -133,7 +132,7 @@ enum ShowCommand {
         }
         try shell.emit(columns: ["object", "property", "kind", "value"]) { sink in
             for object in ordered {
-                for row in try properties(of: object) { sink.row(row) }
+                for row in try properties(of: object, shell: shell) { sink.row(row) }
             }
         }
     }
@@ -144,7 +143,7 @@ enum ShowCommand {
             for object in objects {
                 var cells: [Cell] = [.text(label(object))]
                 for name in attributes {
-                    cells.append(object.mapping.attribute(named: name) == nil ? .null : (try object.value(forKey: name)).map(Cell.value) ?? .null)
+                    cells.append(object.mapping.attribute(named: name) == nil ? .null : try shell.attributeCell(object, key: name))
                 }
                 sink.row(cells)
             }

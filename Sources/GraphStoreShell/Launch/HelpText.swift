@@ -32,6 +32,7 @@ enum HelpText {
               --write          allow changes to the store
               --readonly       open the store read-only (the default)
               --discard-unsaved  let a script end with unsaved changes without failing
+              --strict         exit with status 6 after a warning (values shown in place, validate's storage anomalies)
               --model PATH     open the store with this model (.xcdatamodeld, .xcdatamodel, .mom)
               --browse-mismatch  a store that does not match --model opens read-only with its own model
               --init FILE      run FILE first, instead of ~/.graphstorerc
@@ -46,6 +47,7 @@ enum HelpText {
           3  validate found validation failures
           4  the store could not be opened
           5  a script ended with unsaved changes (discarded; see --discard-unsaved)
+          6  with --strict: a warning was given (values shown in place, storage anomalies)
           A closed standard output pipe (| head -1) ends graphstore by SIGPIPE, as cat.
 
         Environment:

@@ -50,6 +50,8 @@ public struct LaunchOptions: Sendable, Equatable {
     public var write = false
     /// `--readonly` (the default; refused together with `--write`).
     public var readOnly = false
+    /// `--strict`: a warning (a value that could not be read, a storage anomaly) makes the exit status 6.
+    public var strict = false
     /// `--discard-unsaved`: a script may end with unsaved changes without failing.
     public var discardsUnsaved = false
     /// `--model`.
@@ -72,7 +74,7 @@ public struct LaunchOptions: Sendable, Equatable {
     /// What an option does.
     private enum Option {
         case command, file, cmd, mode, modeFlag(OutputMode), headers(Bool), nullValue, separator, newline
-        case bail(Bool), echo, write, readOnly, discardUnsaved, model, browseMismatch, initFile, noRC, help, version
+        case bail(Bool), echo, write, readOnly, discardUnsaved, strict, model, browseMismatch, initFile, noRC, help, version
 
         var takesValue: Bool {
             switch self {
@@ -91,7 +93,7 @@ public struct LaunchOptions: Sendable, Equatable {
         "headers": .headers(true), "header": .headers(true), "no-headers": .headers(false), "noheader": .headers(false),
         "nullvalue": .nullValue, "separator": .separator, "newline": .newline,
         "bail": .bail(true), "no-bail": .bail(false), "echo": .echo,
-        "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved,
+        "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved, "strict": .strict,
         "model": .model, "browse-mismatch": .browseMismatch, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
     ]
 
@@ -102,7 +104,7 @@ public struct LaunchOptions: Sendable, Equatable {
     static let longOptions = [
         "--command", "--file", "--cmd", "--mode", "--json", "--csv", "--tsv", "--line", "--list", "--box", "--table",
         "--markdown", "--html", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
-        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--model", "--browse-mismatch", "--init", "--no-rc",
+        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--strict", "--model", "--browse-mismatch", "--init", "--no-rc",
         "--help", "--version",
     ]
 
@@ -192,6 +194,7 @@ public struct LaunchOptions: Sendable, Equatable {
         case .write: write = true
         case .readOnly: readOnly = true
         case .discardUnsaved: discardsUnsaved = true
+        case .strict: strict = true
         case .model: model = value
         case .browseMismatch: browsesMismatch = true
         case .initFile: initFile = value

@@ -51,6 +51,7 @@ public enum Launcher {
         if let nullText = options.nullText { shell.settings.nullText = nullText }
         shell.options.bail = options.bail ?? !interactive
         shell.options.echo = options.echo
+        shell.options.strict = options.strict
         let colourDiagnostics = TerminalInfo(fileDescriptor: STDERR_FILENO, environment: environment)?.colour ?? false
 
         if interactive {
@@ -74,7 +75,8 @@ public enum Launcher {
             return ExitStatus.usage
         }
 
-        let status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
+        var status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
+        if status == ExitStatus.success, shell.options.strict, shell.state.hasWarned { status = ExitStatus.warnings }
         return finish(shell, standardOutput: standardOutput, status: status)
     }
 

@@ -8,6 +8,7 @@ enum JSONText {
         switch cell {
         case .null, .absent: return "null"
         case .text(let s): return string(s)
+        case .placeholder(_, let json): return json
         case .value(let v):
             switch v {
             case .integer(let i): return String(i)

@@ -8,6 +8,10 @@ public enum Cell: Sendable, Hashable {
     /// No such property for this row (a column a sub-entity adds, on a row of its parent):
     /// empty in text modes, left out of JSON, JSONL and line records.
     case absent
+    /// What is shown in a stored value's place: one that could not be read, or a reference
+    /// not followed (`.rows`); `text` in the text modes
+    /// (`<text "abc", not Date>`), `json` (a JSON value) in the JSON modes.
+    case placeholder(text: String, json: String)
 
     /// The cell as plain text (`nullText` for NULL).
     public func rendered(null nullText: String) -> String {
@@ -16,6 +20,7 @@ public enum Cell: Sendable, Hashable {
         case .absent: ""
         case .value(let v): v.description
         case .text(let s): s
+        case .placeholder(let text, _): text
         }
     }
 }

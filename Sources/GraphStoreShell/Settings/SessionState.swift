@@ -21,6 +21,11 @@ struct SessionState {
     var pager: Pager?
     /// Whether the session has said that the pager cannot be started (said once).
     var hasToldAboutPager = false
+    /// The values the running command showed in place of ones it could not read.
+    var unreadableValues = UnreadableValues()
+    /// Whether any command of the session has given a warning: a value shown in place, a
+    /// storage anomaly (for `--strict`).
+    var hasWarned = false
 
     /// Conflicting objects of one context (forgotten when another store is opened).
     struct Conflicts {

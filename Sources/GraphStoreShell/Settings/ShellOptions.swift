@@ -10,6 +10,10 @@ public struct ShellOptions: Sendable {
     public var changes = false
     /// When results typed for at the prompt go through the pager (`.pager`).
     public var pager = PagerSetting.auto
+    /// A warning (values shown in place of ones that could not be read, storage anomalies)
+    /// makes the exit status ``ExitStatus/warnings`` (`--strict`); without it they are
+    /// warnings only.
+    public var strict = false
     /// The default options.
     public init() {}
 }

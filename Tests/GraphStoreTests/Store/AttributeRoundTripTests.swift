@@ -94,8 +94,13 @@ import Testing
         try reader.forEachRow(of: try reader.mapping(for: "feedback")) { problems += $0.problems }
         #expect(problems.count == 2)
         #expect(problems.map(\.description).contains { $0.contains("int32 (column ZINT32) holds text \"abc\", which cannot be read as Integer 32") })
+        // The fetch reads the object; the value is an error only when it is asked for.
         let fresh = ManagedObjectContext(store: reader)
-        #expect(throws: StoreError.self) { _ = try fresh.fetch("feedback") }
+        let object = try #require(try fresh.fetch("feedback").first)
+        #expect(throws: StoreError.malformedValue(entity: "feedback", primaryKey: 1, key: "int32", column: "ZINT32", found: "text \"abc\"", expected: "Integer 32")) {
+            try object.value(forKey: "int32")
+        }
+        #expect(try object.value(forKey: "int16") == nil)
     }
 
     @Test func valuesOfTheWrongTypeAreRefusedWhenSet() throws {

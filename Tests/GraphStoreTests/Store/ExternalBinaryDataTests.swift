@@ -36,10 +36,111 @@ import Testing
         let store = try PersistentStore(path: path, model: model())
         var rows: [StoredRow] = []
         try store.forEachRow(of: try store.mapping(for: "Item")) { rows.append($0) }
-        #expect(rows[0].attributes[0] == .data(Data("large bytes".utf8)))
-        #expect(rows[0].problems.isEmpty)
-        #expect(rows[1].problems.count == 1)
-        #expect(rows[1].problems.first?.description.contains("external data file") == true)
-        #expect(rows[1].problems.first?.description.contains("which is missing") == true)
+        // Rows hold references; the files are read when the values are asked for.
+        #expect(rows[0].attributes[0] == nil)
+        #expect(rows[0].externalReferences[0]?.name == "0B9D0E6C-AAAA-4A8E-9B7A-3C5D7E9F1A2B")
+        #expect(try rows[0].attributeValue(at: 0) == .data(Data("large bytes".utf8)))
+        #expect(rows[0].problems.isEmpty && rows[1].problems.isEmpty)
+        #expect(rows[1].externalReferences[0]?.exists == false)
+        #expect(throws: StoreError.externalDataMissing(entity: "Item", primaryKey: 2, key: "photo", file: folder + "/FFFFFFFF-0000-0000-0000-000000000000")) {
+            try rows[1].attributeValue(at: 0)
+        }
+        // A fetch reads both objects; only the missing value is an error, and only when read.
+        let objects = try ManagedObjectContext(store: store).fetch("Item")
+        #expect(objects.count == 2)
+        #expect(try objects[0].get("photo", as: Data.self) == Data("large bytes".utf8))
+        #expect(try objects[1].get("name", as: String.self) == "lost")
+        #expect(throws: StoreError.self) { try objects[1].value(forKey: "photo") }
+    }
+
+    /// A value above the threshold goes to a file named by a new UUID, referenced from the
+    /// row as Core Data writes it; replacing or deleting it removes the file after COMMIT.
+    @Test func largeValuesAreWrittenToFilesAndRemovedWhenReplacedOrDeleted() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let large = Data((0..<(PersistentStore.externalDataThreshold + 1)).map { UInt8(truncatingIfNeeded: $0) })
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+        let item = try context.insert("Item")
+        try item.set("photo", large)
+        try context.insert("Item").set("photo", Data(count: PersistentStore.externalDataThreshold))
+        try context.save()
+        let folder = StoreSupportFolder(storePath: path)
+        let files = try folder.externalDataFileNames()
+        #expect(files.count == 1)
+        let name = try #require(files.first)
+        #expect(UUID(uuidString: name)?.uuidString == name)
+        #expect(FileManager.default.contents(atPath: folder.externalDataFile(named: name)) == large)
+        let raw = try Connection(path: path, mode: .readOnly)
+        #expect(try raw.rows("SELECT hex(ZPHOTO), length(ZPHOTO) FROM ZITEM ORDER BY Z_PK").first == [
+            .text("02" + Data(name.utf8).map { String(format: "%02X", $0) }.joined() + "00"), .integer(38),
+        ])
+        #expect(try raw.scalar("SELECT length(ZPHOTO) FROM ZITEM WHERE Z_PK = 2") == .integer(Int64(PersistentStore.externalDataThreshold + 1)))
+        // Read back by a fresh store: the file's bytes.
+        let fresh = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        let read = try fresh.existingObject(entity: "Item", primaryKey: 1)
+        #expect(try read.get("photo", as: Data.self) == large)
+        // Changing another value keeps the reference and the file.
+        try read.set("name", "renamed")
+        try fresh.save()
+        #expect(try folder.externalDataFileNames() == [name])
+        // A new value: a new file, the old one gone.
+        var larger = large
+        larger.append(7)
+        try read.set("photo", larger)
+        try fresh.save()
+        let replaced = try folder.externalDataFileNames()
+        #expect(replaced.count == 1 && replaced != [name])
+        #expect(try ManagedObjectContext(store: try PersistentStore(path: path, model: model())).existingObject(entity: "Item", primaryKey: 1).get("photo", as: Data.self) == larger)
+        try fresh.delete(read)
+        try fresh.save()
+        #expect(try folder.externalDataFileNames() == [])
+    }
+
+    /// A copy of a store carries its support folder: made under a temporary name, then
+    /// renamed beside the copy; one already there belongs to another store and is refused.
+    @Test func theSupportFolderIsCopiedBesideACopyOfTheStore() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+        let large = Data(repeating: 9, count: PersistentStore.externalDataThreshold + 10)
+        try context.insert("Item").set("photo", large)
+        try context.save()
+        let copy = try Fixtures.newStorePath("Backup.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+        }
+        let copied = try #require(try StoreSupportFolder(storePath: path).copy(besideStoreAt: copy))
+        #expect(copied.path == (copy as NSString).deletingLastPathComponent + "/.Backup_SUPPORT")
+        let object = try #require(try ManagedObjectContext(store: try PersistentStore(path: copy, model: model())).fetch("Item").first)
+        #expect(try object.get("photo", as: Data.self) == large)
+        #expect(throws: StoreError.alreadyExists(path: copied.path)) { try StoreSupportFolder(storePath: path).copy(besideStoreAt: copy) }
+        #expect(try StoreSupportFolder(storePath: copy + ".none").copy(besideStoreAt: path + ".other") == nil)
+    }
+
+    /// A save that fails after writing a new file and replacing a reference (a conflict on
+    /// a later row) rolls back: the old file is still there for the row that still names
+    /// it, and the new file, which no row names, is gone.
+    @Test func aSaveThatRollsBackKeepsTheOldFilesAndRemovesTheNewOnes() throws {
+        let path = try Fixtures.newStorePath("Photos.sqlite")
+        let size = PersistentStore.externalDataThreshold + 1
+        do {
+            let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+            try context.insert("Item").set("photo", Data(repeating: 1, count: size))
+            try context.insert("Item").set("photo", Data(repeating: 2, count: size))
+            try context.save()
+        }
+        let folder = StoreSupportFolder(storePath: path)
+        let before = try folder.externalDataFileNames()
+        #expect(before.count == 2)
+        let mine = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        let first = try mine.existingObject(entity: "Item", primaryKey: 1)
+        let second = try mine.existingObject(entity: "Item", primaryKey: 2)
+        try first.set("photo", Data(repeating: 3, count: size))
+        try second.set("name", "mine")
+        let theirs = ManagedObjectContext(store: try PersistentStore(path: path, model: model(), readOnly: false))
+        try theirs.existingObject(entity: "Item", primaryKey: 2).set("name", "theirs")
+        try theirs.save()
+        #expect(throws: StoreError.self) { try mine.save() }
+        #expect(try folder.externalDataFileNames() == before)
+        let fresh = ManagedObjectContext(store: try PersistentStore(path: path, model: model()))
+        #expect(try fresh.existingObject(entity: "Item", primaryKey: 1).get("photo", as: Data.self) == Data(repeating: 1, count: size))
     }
 }

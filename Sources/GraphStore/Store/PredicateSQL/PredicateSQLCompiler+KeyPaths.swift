@@ -66,6 +66,11 @@ extension PredicateSQLCompiler {
         guard let kind = SQLValueKind(attribute.attribute.type) else {
             throw SQLUnsupported("\(attribute.attribute.name) has an undefined type")
         }
+        // Its column holds a tagged blob (0x01 + bytes, or 0x02 + a file's name), not the
+        // value: only the value read (from the file when it is kept in one) can be compared.
+        if attribute.allowsExternalStorage {
+            throw SQLUnsupported("\(attribute.attribute.name) allows external storage: its column holds a tagged blob, compared in memory")
+        }
         return SQLOperand(
             fragment: .column(scope.alias, column), kind: kind, nullable: true, attributeType: attribute.attribute.type)
     }
