@@ -109,6 +109,21 @@ public final class Shell {
         if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
     }
 
+    /// Creates an empty store at `path` in Core Data's layout for the current version of the
+    /// model file at `modelPath` (`--create`, `.open --create`), then opens it for writing.
+    /// An existing file is refused: creating never writes over a store.
+    public func create(path: String, modelPath: String) throws {
+        guard writeEnabled else { throw ShellError("--create makes a new store; it needs --write", exitCode: ExitStatus.usage) }
+        try checkNotWrittenTo(storePath: path)
+        do {
+            let model = try ModelFiles.load(path: modelPath)
+            _ = try PersistentStore.create(at: path, model: model)
+        } catch {
+            throw ShellError("cannot create \(path): \(error)", exitCode: ExitStatus.storeNotOpened)
+        }
+        try open(path: path, modelPath: modelPath)
+    }
+
     /// Refuses to open a store whose file, or one of its companions, output or the journal
     /// goes to: the store would be written over.
     private func checkNotWrittenTo(storePath path: String) throws(ShellError) {

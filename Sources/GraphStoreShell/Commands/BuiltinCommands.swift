@@ -22,6 +22,7 @@ enum BuiltinCommands {
         SaveCommand.rollback,
         ReloadCommand.command,
         ValidateCommand.command,
+        VerifyCommand.command,
         VersionsCommand.command,
         MigrateCommand.command,
         HelpCommand.command,

@@ -30,6 +30,8 @@ enum HelpText {
               --readonly       open the store read-only (the default)
               --discard-unsaved  let a script end with unsaved changes without failing
               --model PATH     open the store with this model (.xcdatamodeld, .xcdatamodel, .mom)
+              --create         make STORE: an empty store for --model's current version
+                               (needs --write; an existing file is refused)
               --init FILE      run FILE first, instead of ~/.graphstorerc
               --no-rc          do not read ~/.graphstorerc
           -h, --help           show this help and exit

@@ -58,13 +58,17 @@ public enum Launcher {
         }
         if let store = options.store {
             do {
-                try shell.open(path: store, modelPath: options.model)
+                if options.create, let model = options.model {
+                    try shell.create(path: store, modelPath: model)
+                } else {
+                    try shell.open(path: store, modelPath: options.model)
+                }
             } catch {
                 shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
                 return ExitStatus.storeNotOpened
             }
-        } else if options.model != nil {
-            shell.diagnostics("graphstore: --model needs a STORE\nTry 'graphstore --help' for more information.\n")
+        } else if options.model != nil || options.create {
+            shell.diagnostics("graphstore: \(options.create ? "--create" : "--model") needs a STORE\nTry 'graphstore --help' for more information.\n")
             return ExitStatus.usage
         }
 
