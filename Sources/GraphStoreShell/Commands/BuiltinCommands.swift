@@ -23,6 +23,8 @@ enum BuiltinCommands {
         ReloadCommand.command,
         ValidateCommand.command,
         VerifyCommand.command,
+        ImportExportCommands.importCommand,
+        ImportExportCommands.exportCommand,
         VersionsCommand.command,
         MigrateCommand.command,
         HelpCommand.command,
