@@ -124,6 +124,18 @@ public final class Shell {
         try open(path: path, modelPath: modelPath)
     }
 
+    /// Closes the open store (its unsaved changes are dropped), as the session ends: SQLite
+    /// then folds a write-ahead log back into the file and removes it, so that a store made
+    /// or changed by a script is one file again (a seed is copied as one).
+    public func closeStore() {
+        // Checkpointed first: a statement still held elsewhere would keep SQLite from
+        // closing the file (and folding its log in) when the store goes.
+        if let store, !store.isReadOnly { try? store.checkpoint() }
+        context = nil
+        store = nil
+        storeFiles = nil
+    }
+
     /// Refuses to open a store whose file, or one of its companions, output or the journal
     /// goes to: the store would be written over.
     private func checkNotWrittenTo(storePath path: String) throws(ShellError) {

@@ -21,12 +21,19 @@ public struct SeedExporter {
     /// The columns written for an entity, and one record per object (the entity's own and
     /// its sub-entities'), ordered by natural key when it has one, else as stored.
     public func records(of entity: String) throws -> (columns: [String], records: [SeedRecord]) {
+        let (columns, objects) = try snapshot(of: entity, exactEntity: false)
+        return (columns, objects.map(\.record))
+    }
+
+    /// The columns, and each object as a record with what names it: its natural key's text,
+    /// or `p` and its `Z_PK` when its entity has no key (or the key is nil).
+    func snapshot(of entity: String, exactEntity: Bool) throws -> (columns: [String], objects: [(identity: String, record: SeedRecord)]) {
         let model = context.store.model
         let attributes = model.attributes(of: entity).filter { !$0.isTransient }.map(\.name)
         let relationships = model.relationships(of: entity).filter { !$0.isTransient && keys.attribute(of: $0.destination) != nil }
         let index = NaturalKeyIndex(context: context, keys: keys)
-        var records: [(sortKey: String, record: SeedRecord)] = []
-        for (number, object) in try context.fetch(entity).enumerated() {
+        var objects: [(identity: String, record: SeedRecord)] = []
+        for (number, object) in try context.fetch(entity, exactEntity: exactEntity).enumerated() {
             var fields: [(name: String, value: SeedRecord.Field)] = []
             for name in attributes {
                 fields.append((name, try object.value(forKey: name).map { .text(SeedValueText.format($0)) } ?? .null))
@@ -41,10 +48,10 @@ public struct SeedExporter {
                     fields.append((relationship.name, key.map(SeedRecord.Field.text) ?? .null))
                 }
             }
-            let sortKey = try index.keyText(of: object) ?? String(format: "%020d", number)
-            records.append((sortKey, SeedRecord(line: number + 2, fields: fields)))
+            let identity = try index.keyText(of: object) ?? "p\(object.objectID.primaryKey ?? Int64(number))"
+            objects.append((identity, SeedRecord(line: number + 2, fields: fields)))
         }
-        records.sort { $0.sortKey < $1.sortKey }
-        return (attributes + relationships.map(\.name), records.map(\.record))
+        objects.sort { $0.identity < $1.identity }
+        return (attributes + relationships.map(\.name), objects)
     }
 }

@@ -25,6 +25,8 @@ enum BuiltinCommands {
         VerifyCommand.command,
         ImportExportCommands.importCommand,
         ImportExportCommands.exportCommand,
+        DiffCommand.command,
+        SeedCommand.command,
         VersionsCommand.command,
         MigrateCommand.command,
         HelpCommand.command,

@@ -73,6 +73,7 @@ public enum Launcher {
         }
 
         let status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
+        shell.closeStore()
         return finish(shell, standardOutput: standardOutput, status: status)
     }
 

@@ -10,8 +10,8 @@
 /// ```
 enum Subcommands {
     /// The command's own options: those that take a value, and flags.
-    private static let valueOptions: [String: Set<String>] = ["verify": ["--expect"], "diff": ["--key"]]
-    private static let flags: [String: Set<String>] = ["verify": ["--json"], "diff": ["--json", "--script"]]
+    private static let valueOptions: [String: Set<String>] = ["verify": ["--expect"], "diff": ["--key", "--script"]]
+    private static let flags: [String: Set<String>] = ["verify": ["--json"], "diff": ["--json"]]
     /// How many stores each names (the first is opened; the others go to the command).
     private static let stores = ["verify": 1, "diff": 2]
 
@@ -26,6 +26,7 @@ enum Subcommands {
         let name = arguments[start]
         var options = Array(arguments[..<start])
         var commandWords: [String] = []
+        var naturalKeys: [String] = []
         var positional: [String] = []
         var index = start + 1
         while index < arguments.count {
@@ -33,11 +34,13 @@ enum Subcommands {
             index += 1
             let (option, inline) = split(argument)
             if valueOptions[name]?.contains(option) == true {
-                if let inline {
-                    commandWords += [option, quoted(inline)]
-                } else if index < arguments.count {
-                    commandWords += [option, quoted(arguments[index])]
-                    index += 1
+                let value: String? = inline ?? (index < arguments.count ? arguments[index] : nil)
+                if inline == nil, value != nil { index += 1 }
+                if let value, option == "--key" {
+                    // Given once or more on the command line, once (comma-separated) to the command.
+                    naturalKeys.append(value)
+                } else if let value {
+                    commandWords += [option, quoted(value)]
                 } else {
                     options.append(argument)   // left for the usage error
                 }
@@ -53,6 +56,7 @@ enum Subcommands {
                 positional.append(argument)
             }
         }
+        if !naturalKeys.isEmpty { commandWords += ["--key", quoted(naturalKeys.joined(separator: ","))] }
         let others = positional.dropFirst().prefix(storeCount - 1).map(quoted)
         let command = ([name] + others + commandWords).joined(separator: " ")
         // Words beyond the stores run after the command, as words after STORE always do.
