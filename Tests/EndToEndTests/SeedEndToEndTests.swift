@@ -71,3 +71,25 @@ import TestScratch
         #expect(result.stdout.contains("expect.2|ok|0|exists BookCategory where name == \"Fiction\" (1 object)\n"))
     }
 }
+
+/// `examples/BookStore/seeds/story.sh`, the chapter's whole seeding story, run with the built
+/// binary: its output (both streams) must match `examples/BookStore/expected/seeds.out`.
+@Suite struct SeedStoryExampleTests {
+    @Test func theBookStoreSeedStory() throws {
+        let script = GraphStoreBinary.packageRoot.appendingPathComponent("examples/BookStore/seeds/story.sh").path
+        let expected = GraphStoreBinary.packageRoot.appendingPathComponent("examples/BookStore/expected/seeds.out").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "sh \"$0\" 2>&1", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GRAPHSTORE"] = GraphStoreBinary.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text == (try String(contentsOfFile: expected, encoding: .utf8)))
+    }
+}
