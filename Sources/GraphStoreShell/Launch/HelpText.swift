@@ -4,6 +4,8 @@ enum HelpText {
         graphstore \(GraphStoreVersion.string): a shell for Core Data SQLite stores
 
         Usage: graphstore [OPTIONS] [STORE [COMMAND...]]
+               graphstore verify [OPTIONS] [--json] [--expect FILE] STORE
+               graphstore diff [OPTIONS] [--key ENTITY=ATTR] [--json] [--script FILE] OLD NEW
 
         Opens STORE (read-only unless --write) with the model it carries, or --model.
         Commands given with -c, -f or after STORE run in order, then graphstore exits;
@@ -41,7 +43,7 @@ enum HelpText {
           0  success
           1  a command failed (or a script could not be read)
           2  usage error (a wrong option or value)
-          3  validate found validation failures
+          3  validate found validation failures, or a verify check failed
           4  the store could not be opened
           5  a script ended with unsaved changes (discarded; see --discard-unsaved)
           A closed standard output pipe (| head -1) ends graphstore by SIGPIPE, as cat.
