@@ -8,6 +8,7 @@ let all: [String: () throws -> Void] = [
     "phases": Phases.run,
     "fetch": FetchBenchmark.run,
     "validate": Validate.run,
+    "verify": VerifyBenchmark.run,
     "undo": UndoBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.

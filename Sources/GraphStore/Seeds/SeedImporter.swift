@@ -81,16 +81,11 @@ public struct SeedImporter {
         let object = try context.insert(mapping.name)
         for (name, field) in record.fields {
             if let attribute = mapping.attribute(named: name)?.attribute {
-                var value: AttributeValue?
-                switch field {
-                case .null: value = nil
-                case .text(let text):
-                    do {
-                        value = try SeedValueText.parse(text, as: attribute)
-                    } catch {
-                        throw fail(name, "\"\(text)\" is not \(error.expected)")
-                    }
-                case .keys: throw fail(name, "is an attribute; a list is not a value")
+                let value: AttributeValue?
+                do {
+                    value = try SeedValueText.value(of: field, as: attribute)
+                } catch {
+                    throw fail(name, "\"\(error.text)\" is not \(error.expected)")
                 }
                 try object.setValue(value, forKey: name)
             } else if let relationship = mapping.relationship(named: name)?.relationship {

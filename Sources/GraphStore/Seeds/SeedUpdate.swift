@@ -233,15 +233,10 @@ public struct SeedUpdate: Sendable {
                 throw fail("\(object.entity.name) has no attribute \(property)")
             }
             let value: AttributeValue?
-            switch field {
-            case .null: value = nil
-            case .text(let text):
-                do {
-                    value = try SeedValueText.parse(text, as: attribute)
-                } catch {
-                    throw fail("\(error)")
-                }
-            case .keys: throw fail("\(property) is an attribute; a list is not a value")
+            do {
+                value = try SeedValueText.value(of: field, as: attribute)
+            } catch {
+                throw fail("\(error)")
             }
             if try object.value(forKey: property) != value {
                 try object.setValue(value, forKey: property)

@@ -26,6 +26,16 @@ public enum SeedValueText {
         }
     }
 
+    /// A seed field's value for an attribute: nil for no value, the text read as the
+    /// attribute's type; a list is refused.
+    public static func value(of field: SeedRecord.Field, as attribute: AttributeDescription) throws(SeedTextError) -> AttributeValue? {
+        switch field {
+        case .null: return nil
+        case .text(let text): return try parse(text, as: attribute)
+        case .keys: throw SeedTextError(attribute: attribute.name, text: "[…]", expected: "a value (it is an attribute; a list is not a value)")
+        }
+    }
+
     /// Reads text as an attribute's type; the error says what was expected.
     public static func parse(_ text: String, as attribute: AttributeDescription) throws(SeedTextError) -> AttributeValue {
         func fail(_ expected: String) -> SeedTextError {
