@@ -93,3 +93,28 @@ import TestScratch
         #expect(text == (try String(contentsOfFile: expected, encoding: .utf8)))
     }
 }
+
+/// `diff --json`, `seed apply --dry-run` and `seed status` with the built binary.
+@Suite struct SeedCommandEndToEndTests {
+    @Test func diffAsJSONAndADryRunThatWritesNothing() throws {
+        let model = SeedEndToEndTests.model
+        let old = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let new = try BrokenStores.changed(old, name: "new.sqlite", sql: "UPDATE ZBOOK SET ZPRICE = 40 WHERE Z_PK = 2")
+        let script = (new as NSString).deletingLastPathComponent + "/update-7.graphstore"
+        let diff = try ScriptTests.run(["diff", "--json", "--model", model, old, new, "--key", "Book=title", "--key", "BookCategory=name", "--script", script])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains(#""change":"changed","entity":"Book""#), "\(diff.stdout)")
+        #expect(diff.stdout.contains(#""property":"price","old":"#), "\(diff.stdout)")
+        #expect(diff.stderr == "diff: 1 object differs\n")
+        let before = BrokenStores.bytes(of: old)
+        let dry = try ScriptTests.run(["--model", model, old, "-c", "seed apply --dry-run '\(script)'", "-c", "seed status"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("0 inserted, 1 updated, 0 linked, 0 deleted, 0 unchanged (dry run: nothing written)"), "\(dry.stdout)")
+        #expect(dry.stdout.hasSuffix("seed version: none recorded\n"))
+        #expect(BrokenStores.bytes(of: old) == before)
+        let applied = try ScriptTests.run(["--write", "--model", model, old, "-c", "seed apply '\(script)'", "-c", "seed status"])
+        #expect(applied.stdout.hasSuffix("seed version: update-7\n"), "\(applied.stdout)\(applied.stderr)")
+        let after = try ScriptTests.run(["diff", "--model", model, old, new, "--key", "Book=title,BookCategory=name"])
+        #expect(after.stderr == "diff: no differences\n")
+    }
+}

@@ -56,7 +56,7 @@ enum DiffCommand {
             }
         }
         let count = diff.changes.count
-        shell.diagnostics(count == 0 ? "diff: no differences\n" : "diff: \(count) object\(count == 1 ? "" : "s") differ\n")
+        shell.diagnostics(count == 0 ? "diff: no differences\n" : "diff: \(count) object\(count == 1 ? " differs" : "s differ")\n")
     }
 
     private static func cell(_ field: SeedRecord.Field) -> Cell {
