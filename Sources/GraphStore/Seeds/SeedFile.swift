@@ -121,11 +121,27 @@ public enum SeedFile {
     // MARK: - Writing
 
     /// Writes records as CSV or JSON (by the path's extension); `columns` orders CSV's header.
-    public static func write(_ records: [SeedRecord], columns: [String], to path: String) throws {
+    /// Given the entity and its model, JSON holds numbers and Booleans as JSON numbers and
+    /// `true`/`false`, not strings.
+    public static func write(_ records: [SeedRecord], columns: [String], to path: String, entity: String? = nil, model: ManagedObjectModel? = nil) throws {
         var text = ""
         if isJSON(path) {
+            var bare = Set<String>()
+            if let entity, let model {
+                for attribute in model.attributes(of: entity) {
+                    switch attribute.type {
+                    case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: bare.insert(attribute.name)
+                    default: continue
+                    }
+                }
+            }
             text = "[\n" + records.map { record in
-                "  {" + record.fields.map { "\(jsonString($0.name)): \(json($0.value))" }.joined(separator: ", ") + "}"
+                "  {" + record.fields.map { field -> String in
+                    if bare.contains(field.name), case .text(let literal) = field.value, isJSONLiteral(literal) {
+                        return "\(jsonString(field.name)): \(literal)"
+                    }
+                    return "\(jsonString(field.name)): \(json(field.value))"
+                }.joined(separator: ", ") + "}"
             }.joined(separator: ",\n") + "\n]\n"
         } else {
             text = columns.map(csvCell).joined(separator: ",") + "\n"
@@ -145,6 +161,12 @@ public enum SeedFile {
         } catch {
             throw SeedError("\(path): cannot be written (\(error.localizedDescription))")
         }
+    }
+
+    /// Whether text is a JSON number, `true` or `false` as it stands (not NaN or infinity).
+    private static func isJSONLiteral(_ text: String) -> Bool {
+        if text == "true" || text == "false" { return true }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) is NSNumber
     }
 
     private static func csvCell(_ text: String) -> String {

@@ -33,6 +33,8 @@ enum ImportExportCommands {
             let count = try SeedImporter(context: context, keys: keys).load(records, entity: name, file: try arguments.word(file)) { done in
                 if showsProgress, done < records.count { shell.diagnostics("\rimport: \(done) of \(records.count)") }
             }
+            // The progress line is cleared before the count is printed.
+            if showsProgress, records.count >= 1000 { shell.diagnostics("\r\u{1B}[K") }
             shell.output("imported \(count) \(name) object\(count == 1 ? "" : "s") from \(try arguments.word(file))\n")
         } catch let error as ShellError {
             throw error
@@ -57,7 +59,7 @@ enum ImportExportCommands {
         let keys = try naturalKeys(arguments, shell: shell)
         do {
             let (columns, records) = try SeedExporter(context: context, keys: keys).records(of: name)
-            try SeedFile.write(records, columns: columns, to: path)
+            try SeedFile.write(records, columns: columns, to: path, entity: name, model: context.store.model)
             shell.output("exported \(records.count) \(name) object\(records.count == 1 ? "" : "s") to \(try arguments.word(file))\n")
         } catch {
             throw ShellError("export: \(error)")

@@ -67,7 +67,7 @@ import TestScratch
             let categories = try ScratchDirectory.make("export").appendingPathComponent("categories.\(format)").path
             let exporter = SeedExporter(context: context, keys: keys)
             let (columns, records) = try exporter.records(of: "Book")
-            try SeedFile.write(records, columns: columns, to: exported)
+            try SeedFile.write(records, columns: columns, to: exported, entity: "Book", model: context.store.model)
             let (categoryColumns, categoryRecords) = try exporter.records(of: "BookCategory")
             try SeedFile.write(categoryRecords.map { SeedRecord(line: $0.line, fields: $0.fields.filter { $0.name == "name" }) }, columns: ["name"], to: categories)
             // Into a new store, then out again: the same text.
@@ -76,9 +76,13 @@ import TestScratch
             _ = try Self.load(exported, "Book", copy, copyKeys)
             let again = try SeedExporter(context: copy, keys: copyKeys).records(of: "Book")
             let second = try ScratchDirectory.make("export").appendingPathComponent("again.\(format)").path
-            try SeedFile.write(again.records, columns: again.columns, to: second)
+            try SeedFile.write(again.records, columns: again.columns, to: second, entity: "Book", model: context.store.model)
             #expect(try String(contentsOfFile: second, encoding: .utf8) == String(contentsOfFile: exported, encoding: .utf8), "\(format)")
             #expect(categoryColumns.contains("books"))
+            if format == "json" {
+                // Numbers stay numbers; text stays text.
+                #expect(try String(contentsOfFile: exported, encoding: .utf8).contains(#"{"title": "One", "price": 15.25, "category": "Fiction"}"#))
+            }
         }
     }
 }
