@@ -14,17 +14,11 @@ extension PersistentStore {
         var changed = metadata
         changed.properties[key] = value
         let plist = try changed.encodedProperties()
-        do {
+        try translatingErrors {
             try transaction {
                 try connection.prepare("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT MIN(Z_VERSION) FROM Z_METADATA)")
                     .execute([.blob(plist)])
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch {
-            throw .malformedStore(path: path, reason: "\(error)")
         }
         metadata = changed
     }

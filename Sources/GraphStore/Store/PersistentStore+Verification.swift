@@ -82,7 +82,8 @@ extension PersistentStore {
         try translatingErrors { try danglingReferences(mapping, relationship: index, body) }
     }
 
-    private func translatingErrors(_ work: () throws -> Void) throws(StoreError) {
+    /// Runs work that throws SQLite's or the store's errors as a `StoreError`.
+    func translatingErrors(_ work: () throws -> Void) throws(StoreError) {
         do {
             try work()
         } catch let error as StoreError {

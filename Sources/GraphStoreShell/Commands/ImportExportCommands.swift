@@ -23,10 +23,7 @@ enum ImportExportCommands {
             """,
         writes: true
     ) { shell, arguments in
-        let context = try shell.requireContext()
-        let name = try shell.mapping(try arguments.word(entity)).name
-        let path = shell.resolve(path: try arguments.word(file))
-        let keys = try naturalKeys(arguments, shell: shell)
+        let (context, name, path, keys) = try target(arguments, shell: shell)
         do {
             let records = try SeedFile.read(path, keys: keys, entity: name, model: context.store.model)
             let showsProgress = shell.terminal != nil
@@ -53,10 +50,7 @@ enum ImportExportCommands {
             key when they have one. Unsaved changes are written as they are in the session.
             """
     ) { shell, arguments in
-        let context = try shell.requireContext()
-        let name = try shell.mapping(try arguments.word(entity)).name
-        let path = shell.resolve(path: try arguments.word(file))
-        let keys = try naturalKeys(arguments, shell: shell)
+        let (context, name, path, keys) = try target(arguments, shell: shell)
         do {
             let (columns, records) = try SeedExporter(context: context, keys: keys).records(of: name)
             try SeedFile.write(records, columns: columns, to: path, entity: name, model: context.store.model)
@@ -64,6 +58,13 @@ enum ImportExportCommands {
         } catch {
             throw ShellError("export: \(error)")
         }
+    }
+
+    /// What both commands read from their arguments: the context, the entity's name, the
+    /// file's path and the natural keys.
+    static func target(_ arguments: ParsedArguments, shell: Shell) throws -> (ManagedObjectContext, String, String, NaturalKeys) {
+        (try shell.requireContext(), try shell.mapping(try arguments.word(entity)).name,
+         shell.resolve(path: try arguments.word(file)), try naturalKeys(arguments, shell: shell))
     }
 
     /// The `--key` option's natural keys.
