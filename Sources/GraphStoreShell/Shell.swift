@@ -144,6 +144,33 @@ public final class Shell {
         return (store, differences.map { "\(modelPath): \($0)" })
     }
 
+    /// Creates an empty store at `path` in Core Data's layout for the current version of the
+    /// model file at `modelPath` (`--create`, `.open --create`), then opens it for writing.
+    /// An existing file is refused: creating never writes over a store.
+    public func create(path: String, modelPath: String) throws {
+        guard writeEnabled else { throw ShellError("--create makes a new store; it needs --write", exitCode: ExitStatus.usage) }
+        try checkNotWrittenTo(storePath: path)
+        do {
+            let model = try ModelFiles.load(path: modelPath)
+            _ = try PersistentStore.create(at: path, model: model)
+        } catch {
+            throw ShellError("cannot create \(path): \(error)", exitCode: ExitStatus.storeNotOpened)
+        }
+        try open(path: path, modelPath: modelPath)
+    }
+
+    /// Closes the open store (its unsaved changes are dropped), as the session ends: SQLite
+    /// then folds a write-ahead log back into the file and removes it, so that a store made
+    /// or changed by a script is one file again (a seed is copied as one).
+    public func closeStore() {
+        // Checkpointed first: a statement still held elsewhere would keep SQLite from
+        // closing the file (and folding its log in) when the store goes.
+        if let store, !store.isReadOnly { try? store.checkpoint() }
+        context = nil
+        store = nil
+        storeFiles = nil
+    }
+
     /// Refuses to open a store whose file, or one of its companions, output or the journal
     /// goes to: the store would be written over.
     private func checkNotWrittenTo(storePath path: String) throws(ShellError) {

@@ -102,7 +102,7 @@ import Testing
         #expect(completer.complete(".read exa").candidates.map(\.text) == ["examples/"])
         #expect(completer.complete(".open examples/BookStore/B").candidates.map(\.text) == ["examples/BookStore/BookStore.sqlite"])
         #expect(completer.complete(".open --model examples/").candidates.map(\.display) == ["BookStore/"])
-        #expect(completer.complete(".open -").candidates.map(\.text) == ["--write", "--readonly", "--model"])
+        #expect(completer.complete(".open -").candidates.map(\.text) == ["--write", "--readonly", "--model", "--create"])
         // A command shortened to its prefix completes as the command; .rows offers tables too.
         #expect(completer.complete(".ro Z_P").candidates.map(\.text) == ["Z_PRIMARYKEY"])
         #expect(completer.complete(".pag ").candidates.map(\.text) == ["on", "off", "auto"])
@@ -135,12 +135,12 @@ import Testing
     @Test func expectationsFollowTheDeclaration() {
         let open = OpenCommand.command.arguments
         let path = Placeholder("PATH", .file)
-        #expect(expected(open, after: []) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly"), .literal("--model")])
+        #expect(expected(open, after: []) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly"), .literal("--model"), .literal("--create")])
         #expect(expected(open, after: ["--model"]) == [.placeholder(path)])
-        #expect(expected(open, after: ["--model", "m"]) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly")])
-        #expect(expected(open, after: ["--write", "--model", "m", "a.sqlite"]) == [.literal("--readonly")])
+        #expect(expected(open, after: ["--model", "m"]) == [.placeholder(OpenCommand.store), .literal("--write"), .literal("--readonly"), .literal("--create")])
+        #expect(expected(open, after: ["--write", "--model", "m", "a.sqlite"]) == [.literal("--readonly"), .literal("--create")])
         // An option may follow the store too, once.
-        #expect(expected(open, after: ["a.sqlite"]) == [.literal("--write"), .literal("--readonly"), .literal("--model")])
+        #expect(expected(open, after: ["a.sqlite"]) == [.literal("--write"), .literal("--readonly"), .literal("--model"), .literal("--create")])
         let parameter = ParameterCommand.command.arguments
         #expect(expected(parameter, after: []) == [.literal("set"), .literal("unset"), .literal("list"), .literal("clear")])
         #expect(expected(parameter, after: ["unset"]) == [.placeholder(ParameterCommand.parameterName)])

@@ -8,6 +8,7 @@ let all: [String: () throws -> Void] = [
     "phases": Phases.run,
     "fetch": FetchBenchmark.run,
     "validate": Validate.run,
+    "verify": VerifyBenchmark.run,
     "undo": UndoBenchmark.run,
     "typed": TypedBenchmark.run,
 ]

@@ -130,8 +130,23 @@ final class Connection {
     // MARK: - Transactions
 
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` (so a writer waits for the lock up
-    /// front, not half-way), `COMMIT` on success, `ROLLBACK` on any error.
+    /// front, not half-way), `COMMIT` on success, `ROLLBACK` on any error; inside another
+    /// transaction, a savepoint.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        // Inside a transaction, a savepoint: the inner work is undone alone if it fails, and
+        // kept only if the outer transaction commits.
+        if isInTransaction {
+            try execute("SAVEPOINT graphstore_nested")
+            do {
+                let result = try body()
+                try execute("RELEASE graphstore_nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO graphstore_nested")
+                try? execute("RELEASE graphstore_nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

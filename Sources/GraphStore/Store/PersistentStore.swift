@@ -76,7 +76,7 @@ public final class PersistentStore {
     /// Where that model came from.
     public let modelOrigin: ModelOrigin
     /// The `Z_METADATA` row.
-    public private(set) var metadata: StoreMetadata
+    public internal(set) var metadata: StoreMetadata
     /// The store's tables, columns and indexes.
     public let schema: DatabaseSchema
     /// The `Z_PRIMARYKEY` rows (the store's entities and their key counters), by entity

@@ -5,6 +5,8 @@ enum HelpText {
 
         Usage: graphstore [OPTIONS] [STORE [COMMAND...]]
                graphstore codegen --model MODEL (--output DIR | --output-file FILE) [--all]
+               graphstore verify [OPTIONS] [--json] [--expect FILE] STORE
+               graphstore diff [OPTIONS] [--key ENTITY=ATTR] [--json] [--script FILE] OLD NEW
 
         Opens STORE (read-only unless --write) with the model it carries, or --model.
         Commands given with -c, -f or after STORE run in order, then graphstore exits;
@@ -35,6 +37,8 @@ enum HelpText {
               --strict         exit with status 6 after a warning (values shown in place, validate's storage anomalies)
               --model PATH     open the store with this model (.xcdatamodeld, .xcdatamodel, .mom)
               --browse-mismatch  a store that does not match --model opens read-only with its own model
+              --create         make STORE: an empty store for --model's current version
+                               (needs --write; an existing file is refused)
               --init FILE      run FILE first, instead of ~/.graphstorerc
               --no-rc          do not read ~/.graphstorerc
           -h, --help           show this help and exit
@@ -44,7 +48,7 @@ enum HelpText {
           0  success
           1  a command failed (or a script could not be read)
           2  usage error (a wrong option or value)
-          3  validate found validation failures
+          3  validate found validation failures, or a verify check failed
           4  the store could not be opened
           5  a script ended with unsaved changes (discarded; see --discard-unsaved)
           6  with --strict: a warning was given (values shown in place, storage anomalies)

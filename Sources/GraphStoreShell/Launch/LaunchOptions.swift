@@ -59,6 +59,8 @@ public struct LaunchOptions: Sendable, Equatable {
     /// `--browse-mismatch`: a store that does not match `--model` opens read-only with its
     /// own model, the mismatch said first.
     public var browsesMismatch = false
+    /// `--create`: make STORE, empty, for `--model`'s current version (needs `--write`).
+    public var create = false
     /// `--init`: a script run first, instead of `~/.graphstorerc`.
     public var initFile: String?
     /// False with `--no-rc`.
@@ -74,7 +76,7 @@ public struct LaunchOptions: Sendable, Equatable {
     /// What an option does.
     private enum Option {
         case command, file, cmd, mode, modeFlag(OutputMode), headers(Bool), nullValue, separator, newline
-        case bail(Bool), echo, write, readOnly, discardUnsaved, strict, model, browseMismatch, initFile, noRC, help, version
+        case bail(Bool), echo, write, readOnly, discardUnsaved, strict, create, model, browseMismatch, initFile, noRC, help, version
 
         var takesValue: Bool {
             switch self {
@@ -93,7 +95,7 @@ public struct LaunchOptions: Sendable, Equatable {
         "headers": .headers(true), "header": .headers(true), "no-headers": .headers(false), "noheader": .headers(false),
         "nullvalue": .nullValue, "separator": .separator, "newline": .newline,
         "bail": .bail(true), "no-bail": .bail(false), "echo": .echo,
-        "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved, "strict": .strict,
+        "write": .write, "readonly": .readOnly, "discard-unsaved": .discardUnsaved, "strict": .strict, "create": .create,
         "model": .model, "browse-mismatch": .browseMismatch, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
     ]
 
@@ -104,12 +106,19 @@ public struct LaunchOptions: Sendable, Equatable {
     static let longOptions = [
         "--command", "--file", "--cmd", "--mode", "--json", "--csv", "--tsv", "--line", "--list", "--box", "--table",
         "--markdown", "--html", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
-        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--strict", "--model", "--browse-mismatch", "--init", "--no-rc",
+        "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--strict", "--create", "--model", "--browse-mismatch", "--init", "--no-rc",
         "--help", "--version",
     ]
 
+    /// Whether a word is an option that takes a value in the next word (`--model`, `-c`).
+    static func takesValue(_ word: String) -> Bool {
+        guard let recognised = try? recognise(word), recognised.count == 1 else { return false }
+        return recognised[0].1.takesValue && recognised[0].2 == nil
+    }
+
     /// Parses the arguments (without the program name). Errors are usage errors (exit 2).
     public static func parse(_ arguments: [String]) throws(ShellError) -> LaunchOptions {
+        let arguments = Subcommands.rewrite(arguments)
         var options = LaunchOptions()
         var positional: [String] = []
         var index = 0
@@ -142,6 +151,7 @@ public struct LaunchOptions: Sendable, Equatable {
             }
         }
         if options.write, options.readOnly { throw usage("--write and --readonly cannot be given together") }
+        if options.create, !options.write || options.model == nil { throw usage("--create needs --write and --model") }
         if let store = positional.first {
             options.store = store
             // sqlite3's habit: `graphstore STORE .entities` runs the command and exits.
@@ -195,6 +205,7 @@ public struct LaunchOptions: Sendable, Equatable {
         case .readOnly: readOnly = true
         case .discardUnsaved: discardsUnsaved = true
         case .strict: strict = true
+        case .create: create = true
         case .model: model = value
         case .browseMismatch: browsesMismatch = true
         case .initFile: initFile = value

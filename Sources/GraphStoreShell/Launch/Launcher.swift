@@ -65,18 +65,23 @@ public enum Launcher {
                     shell.diagnostics("graphstore: \(mismatch)\nOpen it read-only to browse, with its own model? [y/N] ")
                     return (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
                 } : nil
-                try shell.open(path: store, modelPath: options.model, browsingMismatch: options.browsesMismatch, askToBrowse: ask)
+                if options.create, let model = options.model {
+                    try shell.create(path: store, modelPath: model)
+                } else {
+                    try shell.open(path: store, modelPath: options.model, browsingMismatch: options.browsesMismatch, askToBrowse: ask)
+                }
             } catch {
                 shell.diagnostics("graphstore: \(ShellError.describing(error, interrupted: shell.isInterrupted()).message)\n")
                 return ExitStatus.storeNotOpened
             }
-        } else if options.model != nil {
-            shell.diagnostics("graphstore: --model needs a STORE\nTry 'graphstore --help' for more information.\n")
+        } else if options.model != nil || options.create {
+            shell.diagnostics("graphstore: \(options.create ? "--create" : "--model") needs a STORE\nTry 'graphstore --help' for more information.\n")
             return ExitStatus.usage
         }
 
         var status = runCommands(shell, options: options, interactive: interactive, environment: environment, colourDiagnostics: colourDiagnostics)
         if status == ExitStatus.success, shell.options.strict, shell.state.hasWarned { status = ExitStatus.warnings }
+        shell.closeStore()
         return finish(shell, standardOutput: standardOutput, status: status)
     }
 

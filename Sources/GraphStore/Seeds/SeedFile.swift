@@ -1,0 +1,254 @@
+import Foundation
+
+/// Seed files: CSV (a header row of property names, then one object a row) and JSON (an
+/// array of objects; a to-one as its destination's key or a nested object holding it, a
+/// to-many as an array of them). The format follows the file's extension (`.json`, else CSV).
+///
+/// In CSV an empty cell is no value (nil), and a to-many cell lists keys separated by `|`.
+///
+/// ```swift
+/// let records = try SeedFile.read("books.csv", keys: keys, entity: "Book")
+/// try SeedFile.write(records, columns: ["title", "price"], to: "books.json")
+/// ```
+public enum SeedFile {
+    /// Whether a path names a JSON file.
+    public static func isJSON(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") }
+
+    /// The records of a file.
+    public static func read(_ path: String, keys: NaturalKeys, entity: String, model: ManagedObjectModel) throws -> [SeedRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw SeedError("\(path): cannot be read") }
+        guard let text = String(data: data, encoding: .utf8) else { throw SeedError("\(path): not UTF-8 text") }
+        return isJSON(path) ? try readJSON(text, file: path, keys: keys, entity: entity, model: model) : try readCSV(text, file: path, entity: entity, model: model)
+    }
+
+    // MARK: - CSV
+
+    static func readCSV(_ text: String, file: String, entity: String, model: ManagedObjectModel) throws -> [SeedRecord] {
+        let rows = try CSVRows.parse(text, file: file)
+        guard let header = rows.first else { return [] }
+        var records: [SeedRecord] = []
+        for row in rows.dropFirst() {
+            if row.cells == [""] { continue }
+            guard row.cells.count == header.cells.count else {
+                throw SeedError("\(file):\(row.line): \(row.cells.count) cells, but the header names \(header.cells.count)")
+            }
+            let fields = zip(header.cells, row.cells).map { name, cell -> (name: String, value: SeedRecord.Field) in
+                if cell.isEmpty { return (name, .null) }
+                if model.relationship(name, of: entity)?.isToMany == true {
+                    return (name, .keys(cell.split(separator: "|", omittingEmptySubsequences: false).map(String.init)))
+                }
+                return (name, .text(cell))
+            }
+            records.append(SeedRecord(line: row.line, fields: fields))
+        }
+        return records
+    }
+
+    // MARK: - JSON
+
+    static func readJSON(_ text: String, file: String, keys: NaturalKeys, entity: String, model: ManagedObjectModel) throws -> [SeedRecord] {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw SeedError("\(file): not JSON (\(error.localizedDescription))")
+        }
+        guard let array = parsed as? [Any] else { throw SeedError("\(file): expected an array of objects") }
+        let lines = elementLines(text)
+        var records: [SeedRecord] = []
+        for (i, element) in array.enumerated() {
+            let line = i < lines.count ? lines[i] : 0
+            guard let object = element as? [String: Any] else { throw SeedError("\(file):\(line): element \(i + 1) is not an object") }
+            var fields: [(name: String, value: SeedRecord.Field)] = []
+            for name in object.keys.sorted() {
+                let value = object[name] ?? NSNull()
+                let destination = model.relationship(name, of: entity)?.destination
+                func key(_ value: Any) throws -> String {
+                    if let nested = value as? [String: Any] {
+                        guard let destination, let attribute = keys.attribute(of: destination), let inner = nested[attribute] else {
+                            throw SeedError("\(file):\(line): \(entity).\(name): a nested object must hold its natural key (--key)")
+                        }
+                        return scalar(inner)
+                    }
+                    return scalar(value)
+                }
+                if value is NSNull {
+                    fields.append((name, .null))
+                } else if let list = value as? [Any] {
+                    fields.append((name, .keys(try list.map(key))))
+                } else {
+                    fields.append((name, .text(try key(value))))
+                }
+            }
+            records.append(SeedRecord(line: line, fields: fields))
+        }
+        return records
+    }
+
+    private static func scalar(_ value: Any) -> String {
+        if let string = value as? String { return string }
+        // true and false read as 1 and 0 where the platform gives numbers: a Boolean
+        // attribute takes both spellings.
+        if let number = value as? NSNumber { return number.stringValue }
+        return "\(value)"
+    }
+
+    /// The line each object or array in the top-level JSON array starts on (for messages).
+    private static func elementLines(_ text: String) -> [Int] {
+        var lines: [Int] = []
+        var line = 1
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for c in text.unicodeScalars {
+            if c == "\n" { line += 1 }
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                continue
+            }
+            switch c {
+            case "\"": inString = true
+            case "{", "[":
+                if depth == 1 { lines.append(line) }
+                depth += 1
+            case "}", "]": depth -= 1
+            default: continue
+            }
+        }
+        return lines
+    }
+
+    // MARK: - Writing
+
+    /// Writes records as CSV or JSON (by the path's extension); `columns` orders CSV's header.
+    /// Given the entity and its model, JSON holds numbers and Booleans as JSON numbers and
+    /// `true`/`false`, not strings.
+    public static func write(_ records: [SeedRecord], columns: [String], to path: String, entity: String? = nil, model: ManagedObjectModel? = nil) throws {
+        var text = ""
+        if isJSON(path) {
+            var bare = Set<String>()
+            if let entity, let model {
+                for attribute in model.attributes(of: entity) {
+                    switch attribute.type {
+                    case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: bare.insert(attribute.name)
+                    default: continue
+                    }
+                }
+            }
+            text = "[\n" + records.map { record in
+                "  {" + record.fields.map { field -> String in
+                    if bare.contains(field.name), case .text(let literal) = field.value, isJSONLiteral(literal) {
+                        return "\(jsonString(field.name)): \(literal)"
+                    }
+                    return "\(jsonString(field.name)): \(json(field.value))"
+                }.joined(separator: ", ") + "}"
+            }.joined(separator: ",\n") + "\n]\n"
+        } else {
+            text = columns.map(csvCell).joined(separator: ",") + "\n"
+            for record in records {
+                let byName = Dictionary(record.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                text += columns.map { name -> String in
+                    switch byName[name] ?? .null {
+                    case .null: return ""
+                    case .text(let t): return csvCell(t)
+                    case .keys(let list): return csvCell(list.joined(separator: "|"))
+                    }
+                }.joined(separator: ",") + "\n"
+            }
+        }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw SeedError("\(path): cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    /// Whether text is a JSON number, `true` or `false` as it stands (not NaN or infinity).
+    private static func isJSONLiteral(_ text: String) -> Bool {
+        if text == "true" || text == "false" { return true }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) is NSNumber
+    }
+
+    private static func csvCell(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func json(_ field: SeedRecord.Field) -> String {
+        switch field {
+        case .null: "null"
+        case .text(let t): jsonString(t)
+        case .keys(let list): "[" + list.map(jsonString).joined(separator: ", ") + "]"
+        }
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+}
+
+/// CSV text as rows of cells (RFC 4180: quoted cells may hold commas, quotes doubled and
+/// line breaks), each with the line it starts on.
+enum CSVRows {
+    struct Row {
+        var line: Int
+        var cells: [String]
+    }
+
+    static func parse(_ text: String, file: String) throws -> [Row] {
+        var rows: [Row] = []
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false
+        var line = 1
+        var rowLine = 1
+        var afterQuote = false
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            i += 1
+            if quoted {
+                if c == "\"" {
+                    if i < scalars.count, scalars[i] == "\"" {
+                        cell.unicodeScalars.append("\"")
+                        i += 1
+                    } else {
+                        quoted = false
+                        afterQuote = true
+                    }
+                } else {
+                    if c == "\n" { line += 1 }
+                    cell.unicodeScalars.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"" where cell.isEmpty && !afterQuote: quoted = true
+            case ",":
+                cells.append(cell)
+                cell = ""
+                afterQuote = false
+            case "\r": continue
+            case "\n":
+                cells.append(cell)
+                rows.append(Row(line: rowLine, cells: cells))
+                cells = []
+                cell = ""
+                afterQuote = false
+                line += 1
+                rowLine = line
+            default:
+                if afterQuote { throw SeedError("\(file):\(line): text after a closing quote") }
+                cell.unicodeScalars.append(c)
+            }
+        }
+        if quoted { throw SeedError("\(file):\(rowLine): a quoted cell is not closed") }
+        if !cell.isEmpty || !cells.isEmpty {
+            cells.append(cell)
+            rows.append(Row(line: rowLine, cells: cells))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,78 @@
+import GraphStore
+
+/// `import ENTITY FILE [--key Entity=attr,…]` and `export ENTITY FILE [--key …]`: a seed's
+/// objects from and to text (CSV or JSON, by the file's extension).
+enum ImportExportCommands {
+    static let entity = Placeholder("ENTITY", .entity)
+    static let file = Placeholder("FILE", .file)
+    static let keyOption = ArgumentElement.option("--key", Placeholder("ENTITY=ATTR", .word))
+
+    static let importCommand = ShellCommand(
+        "import", arguments: [keyOption, .value(entity), .value(file)],
+        summary: "load objects from CSV (header: property names) or JSON (an array of objects), typed by the model, all saved or none",
+        example: "import Book books.csv --key BookCategory=name",
+        details: """
+            FILE is JSON when its name ends in .json, else CSV. A column (or JSON key) is an attribute \
+            or a relationship; a relationship names its destinations by their natural key, given with \
+            --key Entity=attribute (several comma-separated; an entity with a one-attribute uniqueness \
+            constraint needs none): a to-one by one key (or, in JSON, a nested object holding it), a \
+            to-many by a list of keys (in CSV separated by |). An empty CSV cell is no value. Each \
+            object is validated as it is read; a bad one names the file, its line and the property, \
+            and nothing of the file is kept. An object whose own natural key is already in the store \
+            is refused. The file is saved in one transaction; the store must have no unsaved changes.
+            """,
+        writes: true
+    ) { shell, arguments in
+        let (context, name, path, keys) = try target(arguments, shell: shell)
+        do {
+            let records = try SeedFile.read(path, keys: keys, entity: name, model: context.store.model)
+            let showsProgress = shell.terminal != nil
+            let count = try SeedImporter(context: context, keys: keys).load(records, entity: name, file: try arguments.word(file)) { done in
+                if showsProgress, done < records.count { shell.diagnostics("\rimport: \(done) of \(records.count)") }
+            }
+            // The progress line is cleared before the count is printed.
+            if showsProgress, records.count >= 1000 { shell.diagnostics("\r\u{1B}[K") }
+            shell.output("imported \(count) \(name) object\(count == 1 ? "" : "s") from \(try arguments.word(file))\n")
+        } catch let error as ShellError {
+            throw error
+        } catch {
+            throw ShellError("import: \(error)")
+        }
+    }
+
+    static let exportCommand = ShellCommand(
+        "export", arguments: [keyOption, .value(entity), .value(file)],
+        summary: "write an entity's objects to CSV or JSON (as import reads them); relationships by natural key",
+        example: "export Book books.json --key BookCategory=name",
+        details: """
+            Every stored attribute is written, and each relationship whose destination has a natural key \
+            (--key Entity=attribute, as for import) as that key. Objects are ordered by their own natural \
+            key when they have one. Unsaved changes are written as they are in the session.
+            """
+    ) { shell, arguments in
+        let (context, name, path, keys) = try target(arguments, shell: shell)
+        do {
+            let (columns, records) = try SeedExporter(context: context, keys: keys).records(of: name)
+            try SeedFile.write(records, columns: columns, to: path, entity: name, model: context.store.model)
+            shell.output("exported \(records.count) \(name) object\(records.count == 1 ? "" : "s") to \(try arguments.word(file))\n")
+        } catch {
+            throw ShellError("export: \(error)")
+        }
+    }
+
+    /// What both commands read from their arguments: the context, the entity's name, the
+    /// file's path and the natural keys.
+    static func target(_ arguments: ParsedArguments, shell: Shell) throws -> (ManagedObjectContext, String, String, NaturalKeys) {
+        (try shell.requireContext(), try shell.mapping(try arguments.word(entity)).name,
+         shell.resolve(path: try arguments.word(file)), try naturalKeys(arguments, shell: shell))
+    }
+
+    /// The `--key` option's natural keys.
+    static func naturalKeys(_ arguments: ParsedArguments, shell: Shell) throws -> NaturalKeys {
+        do {
+            return try NaturalKeys(parsing: arguments.value(of: "--key").map { [$0] } ?? [], model: try shell.requireStore().model)
+        } catch let error as NaturalKeyError {
+            throw ShellError("\(error)", exitCode: ExitStatus.usage)
+        }
+    }
+}
