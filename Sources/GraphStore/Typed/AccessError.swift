@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// let title = book.title                 // nil if the row was deleted by another program
-/// if let problem = context.accessErrors.first { print(problem) }   // "Book p4.title: …"
+/// if let problem = context.accessErrors.first { print(problem) }   // "Book/p4.title: …"
 /// ```
 public struct AccessError: Error, CustomStringConvertible {
     /// The object whose property was read or written.
