@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an app calls at launch to give its store the bundled seed: if the store does not
-/// exist, the seed is copied in (all or nothing); otherwise each seed update the store has
+/// exist, the seed is copied in with its external data files (all or nothing); otherwise each seed update the store has
 /// not had yet is applied, in order, one transaction each, and the version reached is
 /// recorded in the store's metadata (``SeedUpdate/versionKey``, a key Core Data keeps).
 /// Updates find objects by natural key and are guarded, so users' own objects are never
@@ -100,8 +100,21 @@ public struct SeedInstaller {
             try store.setMetadataValue(seedVersion, forKey: SeedUpdate.versionKey)
             try store.checkpoint()
         }
+        let folder = try copySupportFolder()
         guard rename(temporary, storePath) == 0 else {
-            throw SeedError("\(storePath): the seed cannot be moved into place (\(String(cString: strerror(errno))))")
+            let reason = String(cString: strerror(errno))
+            if let folder { try? files.removeItem(atPath: folder.path) }
+            throw SeedError("\(storePath): the seed cannot be moved into place (\(reason))")
         }
+    }
+
+    /// The seed's external data files (its support folder) copied beside the store before
+    /// the store itself appears, so that no reference of the new store points at nothing. A
+    /// support folder already there with no store beside it is what an install cut short
+    /// left: no store references it, and it is replaced.
+    private func copySupportFolder() throws -> StoreSupportFolder? {
+        let leftover = StoreSupportFolder(storePath: storePath)
+        if FileManager.default.fileExists(atPath: leftover.path) { try FileManager.default.removeItem(atPath: leftover.path) }
+        return try StoreSupportFolder(storePath: seedPath).copy(besideStoreAt: storePath)
     }
 }

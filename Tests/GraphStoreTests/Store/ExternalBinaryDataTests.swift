@@ -115,6 +115,27 @@ import Testing
         #expect(try StoreSupportFolder(storePath: copy + ".none").copy(besideStoreAt: path + ".other") == nil)
     }
 
+    /// A seed installed by ``SeedInstaller`` carries its external data files: its support
+    /// folder is copied beside the new store before the store appears, and a folder an
+    /// install cut short left there (no store beside it) is replaced.
+    @Test func anInstalledSeedCarriesItsExternalDataFiles() throws {
+        let seed = try Fixtures.newStorePath("Seed.sqlite")
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: seed, model: model()))
+        let large = Data(repeating: 7, count: PersistentStore.externalDataThreshold + 1)
+        try context.insert("Item").set("photo", large)
+        try context.save()
+        try context.store.checkpoint()
+        let target = try Fixtures.newStorePath("App.sqlite")
+        let leftover = StoreSupportFolder(storePath: target)
+        try FileManager.default.createDirectory(atPath: leftover.path + "/_EXTERNAL_DATA", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: leftover.path + "/_EXTERNAL_DATA/partial", contents: Data([1])))
+        let installer = SeedInstaller(storePath: target, seedPath: seed, seedVersion: "1", updates: [], model: try model())
+        #expect(try installer.install() == .copiedSeed(version: "1"))
+        #expect(try leftover.externalDataFileNames() == StoreSupportFolder(storePath: seed).externalDataFileNames())
+        let installed = try #require(try ManagedObjectContext(store: try PersistentStore(path: target, model: model())).fetch("Item").first)
+        #expect(try installed.get("photo", as: Data.self) == large)
+    }
+
     /// A save that fails after writing a new file and replacing a reference (a conflict on
     /// a later row) rolls back: the old file is still there for the row that still names
     /// it, and the new file, which no row names, is gone.
