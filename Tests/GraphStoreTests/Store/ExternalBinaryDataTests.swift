@@ -10,6 +10,18 @@ import Testing
         return try ManagedObjectModel(entities: [EntityDescription("Item", attributes: [photo, AttributeDescription("name", .string)])])
     }
 
+    /// A new store with one item whose photo is kept in an external data file, checkpointed;
+    /// its path and the photo.
+    private func storeWithOneExternalValue(_ name: String) throws -> (path: String, photo: Data) {
+        let path = try Fixtures.newStorePath(name)
+        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
+        let large = Data(repeating: 9, count: PersistentStore.externalDataThreshold + 10)
+        try context.insert("Item").set("photo", large)
+        try context.save()
+        try context.store.checkpoint()
+        return (path, large)
+    }
+
     @Test func writtenInlineWithTheTagAndReadBack() throws {
         let path = try Fixtures.newStorePath("Photos.sqlite")
         let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
@@ -98,11 +110,7 @@ import Testing
     /// A copy of a store carries its support folder: made under a temporary name, then
     /// renamed beside the copy; one already there belongs to another store and is refused.
     @Test func theSupportFolderIsCopiedBesideACopyOfTheStore() throws {
-        let path = try Fixtures.newStorePath("Photos.sqlite")
-        let context = ManagedObjectContext(store: try PersistentStore.create(at: path, model: model()))
-        let large = Data(repeating: 9, count: PersistentStore.externalDataThreshold + 10)
-        try context.insert("Item").set("photo", large)
-        try context.save()
+        let (path, large) = try storeWithOneExternalValue("Photos.sqlite")
         let copy = try Fixtures.newStorePath("Backup.sqlite")
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
@@ -119,12 +127,7 @@ import Testing
     /// folder is copied beside the new store before the store appears, and a folder an
     /// install cut short left there (no store beside it) is replaced.
     @Test func anInstalledSeedCarriesItsExternalDataFiles() throws {
-        let seed = try Fixtures.newStorePath("Seed.sqlite")
-        let context = ManagedObjectContext(store: try PersistentStore.create(at: seed, model: model()))
-        let large = Data(repeating: 7, count: PersistentStore.externalDataThreshold + 1)
-        try context.insert("Item").set("photo", large)
-        try context.save()
-        try context.store.checkpoint()
+        let (seed, large) = try storeWithOneExternalValue("Seed.sqlite")
         let target = try Fixtures.newStorePath("App.sqlite")
         let leftover = StoreSupportFolder(storePath: target)
         try FileManager.default.createDirectory(atPath: leftover.path + "/_EXTERNAL_DATA", withIntermediateDirectories: true)
