@@ -109,6 +109,13 @@ public final class Shell {
         if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
     }
 
+    /// Lets go of the open store, so that a migration can put a new file in its place.
+    func closeStore() {
+        store = nil
+        storeFiles = nil
+        context = nil
+    }
+
     /// Refuses to open a store whose file, or one of its companions, output or the journal
     /// goes to: the store would be written over.
     private func checkNotWrittenTo(storePath path: String) throws(ShellError) {
