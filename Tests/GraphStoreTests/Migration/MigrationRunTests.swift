@@ -194,3 +194,24 @@ extension MigrationTests {
         }
     }
 }
+
+extension MigrationTests.MigrationRunTests {
+    /// Core Data's automatic migration options: an old store is migrated, then opened with
+    /// the current version; without the option it is refused with 134100 and left alone.
+    @Test func openingMigratesAutomaticallyWhenAsked() throws {
+        let path = try Self.store()
+        let versions = MigrationFixtures.versions(try Self.v1(), try Self.v2())
+        let before = Fixtures.fingerprint(path)
+        let refusal = #expect(throws: StoreError.self) { try PersistentStore(path: path, versions: versions, migrateAutomatically: false) }
+        #expect(refusal?.code == 134100)
+        #expect(Fixtures.fingerprint(path) == before)
+        let store = try PersistentStore(path: path, versions: versions, migrateAutomatically: true)
+        let hashes = try Self.v2().entityVersionHashes
+        #expect(!store.isReadOnly && store.metadata.versionHashes == hashes)
+        #expect(try store.count(of: store.mapping(for: "Publication")) == 3)
+        #expect(!FileManager.default.fileExists(atPath: MigrationManager.backupPath(for: path)))
+        // Opening again finds nothing to migrate.
+        let again = try PersistentStore(path: path, versions: versions, migrateAutomatically: false)
+        #expect(again.uuid == store.uuid)
+    }
+}
