@@ -9,6 +9,7 @@ let all: [String: () throws -> Void] = [
     "fetch": FetchBenchmark.run,
     "validate": Validate.run,
     "undo": UndoBenchmark.run,
+    "migration": MigrationBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
