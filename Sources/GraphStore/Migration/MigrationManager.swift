@@ -117,7 +117,6 @@ public struct MigrationManager: Sendable {
         guard !plan.steps.isEmpty else {
             return Outcome(plan: plan, replacedStore: false, backup: nil, objectCounts: [:], validationFailures: [], preexistingFailures: [])
         }
-        let known = try failures(of: path, version: plan.sourceVersion)
         if !options.isDryRun { try settleLog(of: path) }
         let scratch = options.isDryRun
             ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
@@ -141,7 +140,7 @@ public struct MigrationManager: Sendable {
         }
         let checked: Checked
         do {
-            checked = try check(current, of: path, plan: plan, known: known)
+            checked = try check(current, of: path, plan: plan)
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -268,11 +267,12 @@ public struct MigrationManager: Sendable {
     }
 
     /// Opens the migrated store at `path` with the destination model (its layout must
-    /// fit), counts its objects against the plan, and validates them; the failures the
-    /// original store already had (`known`) are set apart. The original's external data
+    /// fit), counts its objects against the plan, and validates them; when any fail, the
+    /// failures the original store already had are set apart (the original is validated
+    /// only then: most stores have none, and it costs a second pass). The original's external data
     /// folder is lent to the new file while it is checked (the new file takes the
     /// original's name, and so its folder, when it replaces it).
-    private func check(_ path: String, of original: String, plan: MigrationPlan, known: Set<String>) throws(MigrationRunError) -> Checked {
+    private func check(_ path: String, of original: String, plan: MigrationPlan) throws(MigrationRunError) -> Checked {
         guard let last = plan.steps.last, let version = versions.version(named: last.destination) else { return Checked() }
         let lent = StoreReplacement.lendSupportFolder(of: original, to: path)
         defer { lent.map { try? FileManager.default.removeItem(atPath: $0) } }
@@ -283,8 +283,11 @@ public struct MigrationManager: Sendable {
             for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key }) where counts[entity] != expected {
                 throw MigrationRunError.objectsLost(entity: entity, expected: expected, found: counts[entity] ?? 0)
             }
+            var found: [ValidationError] = []
+            try StoreValidator(store: store).validate { found.append($0) }
             var checked = Checked(counts: counts)
-            try StoreValidator(store: store).validate { error in
+            let known = found.isEmpty ? [] : try failures(of: original, version: plan.sourceVersion)
+            for error in found {
                 if known.contains(MigrationManager.signature(error)) {
                     checked.preexisting.append("\(error)")
                 } else {
