@@ -9,24 +9,24 @@ extension MigrationTests {
     @Suite struct MigrationRunTests {
         typealias F = MigrationFixtures
 
-        /// v1: Author ⟷ Book many-to-many, Book → Page ordered.
-        static func v1() throws -> ManagedObjectModel {
-            try ManagedObjectModel {
-                EntityDescription("Author") {
-                    AttributeDescription("name", .string)
+        /// v1: Author ⟷ Book many-to-many, Book → Page ordered; `author` and `book` are
+        /// the attributes of Author and Book (a later version of the same shape changes them).
+        static func v1(
+            author: [AttributeDescription] = [AttributeDescription("name", .string)],
+            book: [AttributeDescription] = [AttributeDescription("title", .string), AttributeDescription("price", .double)]
+        ) throws -> ManagedObjectModel {
+            try ManagedObjectModel(entities: [
+                EntityDescription("Author", attributes: author, relationships: [
                     RelationshipDescription("books", to: "Book", inverse: "authors", toMany: true)
-                }
-                EntityDescription("Book") {
-                    AttributeDescription("title", .string)
-                    AttributeDescription("price", .double)
-                    RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true)
-                    RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true)
-                }
-                EntityDescription("Page") {
-                    AttributeDescription("number", .integer16)
+                ]),
+                EntityDescription("Book", attributes: book, relationships: [
+                    RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true),
+                    RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true),
+                ]),
+                EntityDescription("Page", attributes: [AttributeDescription("number", .integer16)], relationships: [
                     RelationshipDescription("book", to: "Book", inverse: "pages")
-                }
-            }
+                ]),
+            ])
         }
 
         /// v2: Book renamed Publication, title renamed name, a required stock with a
@@ -138,23 +138,12 @@ extension MigrationTests {
         /// A destination whose validation the objects fail: refused, nothing changed.
         @Test func failedValidationLeavesTheStoreAsItWas() throws {
             let path = try Self.store()
-            let strict = try ManagedObjectModel {
-                EntityDescription("Author") {
-                    AttributeDescription("name", .string, optional: false, default: .string("x"))
-                    RelationshipDescription("books", to: "Book", inverse: "authors", toMany: true)
-                }
-                EntityDescription("Book") {
-                    Self.limited(AttributeDescription("title", .string), maxLength: 4)
-                    AttributeDescription("price", .double)
-                    AttributeDescription("isbn", .string)
-                    RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true)
-                    RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true)
-                }
-                EntityDescription("Page") {
-                    AttributeDescription("number", .integer16)
-                    RelationshipDescription("book", to: "Book", inverse: "pages")
-                }
-            }
+            let strict = try Self.v1(
+                author: [AttributeDescription("name", .string, optional: false, default: .string("x"))],
+                book: [
+                    Self.limited(AttributeDescription("title", .string), maxLength: 4), AttributeDescription("price", .double),
+                    AttributeDescription("isbn", .string),
+                ])
             let before = Fixtures.fingerprint(path)
             let manager = MigrationManager(versions: F.versions(try Self.v1(), strict))
             let error = try #require(throws: MigrationRunError.self) { try manager.migrate(storeAt: path) }
@@ -168,23 +157,7 @@ extension MigrationTests {
 
         @Test func refusedPlanIsNotRun() throws {
             let path = try Self.store()
-            let required = try ManagedObjectModel {
-                EntityDescription("Author") {
-                    AttributeDescription("name", .string)
-                    AttributeDescription("born", .integer32, optional: false)
-                    RelationshipDescription("books", to: "Book", inverse: "authors", toMany: true)
-                }
-                EntityDescription("Book") {
-                    AttributeDescription("title", .string)
-                    AttributeDescription("price", .double)
-                    RelationshipDescription("authors", to: "Author", inverse: "books", toMany: true)
-                    RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true)
-                }
-                EntityDescription("Page") {
-                    AttributeDescription("number", .integer16)
-                    RelationshipDescription("book", to: "Book", inverse: "pages")
-                }
-            }
+            let required = try Self.v1(author: [AttributeDescription("name", .string), AttributeDescription("born", .integer32, optional: false)])
             let before = Fixtures.fingerprint(path)
             let manager = MigrationManager(versions: F.versions(try Self.v1(), required))
             let error = try #require(throws: MigrationRunError.self) { try manager.migrate(storeAt: path) }
