@@ -68,5 +68,10 @@ import Testing
         #expect(Self.bytes(store) == before)
         #expect(!FileManager.default.fileExists(atPath: store + ".backup"))
         #expect(harness.shell.store != nil)
+        // A dry run reports the same failures, exits with 3, and changes nothing either.
+        let dry = try #require(MigrationCommandTests.failure(harness, "migrate --model \(bundle) --dry-run"))
+        #expect(dry.exitCode == ExitStatus.validationFailures)
+        #expect(harness.output.contains("would fail validation: Book p"))
+        #expect(Self.bytes(store) == before)
     }
 }
