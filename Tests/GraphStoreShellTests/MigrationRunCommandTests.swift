@@ -43,6 +43,18 @@ import Testing
         #expect(try harness.output(of: "migrate --model \(Self.history) --plan").contains("Nothing to migrate: the store is at BookStore 3."))
     }
 
+    /// Unsaved changes would be lost when the migrated store is reopened: refused.
+    @Test func unsavedChangesAreNotDropped() throws {
+        let harness = try ShellHarness(write: true)
+        let store = Self.store(harness)
+        try harness.shell.runStatement(#"insert BookCategory name="Poetry""#)
+        let before = Self.bytes(store)
+        let error = try #require(MigrationCommandTests.failure(harness, "migrate --model \(Self.history)"))
+        #expect(error.exitCode == ExitStatus.unsavedChanges)
+        #expect(error.message.hasSuffix("not saved; save or rollback first"), "\(error.message)")
+        #expect(Self.bytes(store) == before && harness.shell.context?.hasChanges == true)
+    }
+
     @Test func noBackupKeepsNoBackup() throws {
         let harness = try ShellHarness(write: true)
         let store = Self.store(harness)

@@ -51,6 +51,11 @@ enum MigrateCommand {
         guard dryRun || !store.isReadOnly else {
             throw ShellError("migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
         }
+        let unsaved = ChangeSummary(shell.context)
+        guard dryRun || unsaved.total == 0 else {
+            // Reopening the migrated store would drop them.
+            throw ShellError("migrate: \(unsaved.sentence) not saved; save or rollback first", exitCode: ExitStatus.unsavedChanges)
+        }
         let options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
         let path = store.path
         let reopened = "\(versions.path)/\(plan.targetVersion).xcdatamodel"
