@@ -111,6 +111,7 @@ public final class Shell {
 
     /// Lets go of the open store, so that a migration can put a new file in its place.
     func closeStore() {
+        Interrupts.forgetStore()
         store = nil
         storeFiles = nil
         context = nil

@@ -33,13 +33,21 @@ import Testing
         let harness = try ShellHarness(write: true)
         let store = Self.store(harness)
         let books = try harness.output(of: "count BookCategory")
+        weak let old = harness.shell.store
         let output = try harness.output(of: "migrate --model \(Self.history)")
+        // The old store was let go of: no connection of this process is left on the old file.
+        #expect(old == nil)
         #expect(output.contains("Migrated \(store) to BookStore 3 in 2 steps"), "\(output)")
         #expect(output.contains("The old store is kept at \(store).backup."))
         #expect(FileManager.default.fileExists(atPath: store + ".backup"))
         // The shell now has the migrated store open, with the target version's model.
         #expect(harness.shell.store?.metadata.versionHashes == (try ModelVersions(path: harness.directory + "/" + Self.history)).version(named: "BookStore 3")?.versionHashes)
         #expect(try harness.output(of: "count BookCategory") == books)
+        // What is saved after the migration is in the file another process reads.
+        try harness.shell.runStatement(#"insert BookCategory name="After""#)
+        try harness.shell.runStatement("save")
+        let reader = try PersistentStore(path: store)
+        #expect(try reader.count(of: reader.mapping(for: "BookCategory")) == 3)
         #expect(try harness.output(of: "migrate --model \(Self.history) --plan").contains("Nothing to migrate: the store is at BookStore 3."))
     }
 

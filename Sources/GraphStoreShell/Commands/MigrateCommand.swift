@@ -31,7 +31,9 @@ enum MigrateCommand {
             and leaves the store as it was. The store is then reopened with the target version's model.
             """
     ) { shell, arguments in
-        let (store, versions, match) = try ModelVersionsArgument.read(shell, arguments)
+        // Only the store's path and access are kept: the store itself must be let go of
+        // before a migration replaces its file (see `run`).
+        let (path, isReadOnly, versions, match) = try read(shell, arguments)
         let plan: MigrationPlan
         do {
             plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"))
@@ -41,14 +43,22 @@ enum MigrateCommand {
         shell.output(plan.text)
         if plan.isRefused { throw ShellError("migrate: \(plan.outcome)") }
         if arguments.has("--plan") || plan.steps.isEmpty { return }
-        try run(plan, of: store, versions: versions, shell: shell, arguments: arguments)
+        try run(plan, of: path, isReadOnly: isReadOnly, versions: versions, shell: shell, arguments: arguments)
     }
 
+    private static func read(_ shell: Shell, _ arguments: ParsedArguments) throws -> (String, Bool, ModelVersions, ModelVersionMatch) {
+        let (store, versions, match) = try ModelVersionsArgument.read(shell, arguments)
+        return (store.path, store.isReadOnly, versions, match)
+    }
+
+    /// Runs the migration. A real run first closes the shell's store, so that no connection
+    /// of this process is left on the old file when the new one takes its name (closing it
+    /// later would remove the new file's log), and opens the store again afterwards.
     private static func run(
-        _ plan: MigrationPlan, of store: PersistentStore, versions: ModelVersions, shell: Shell, arguments: ParsedArguments
+        _ plan: MigrationPlan, of path: String, isReadOnly: Bool, versions: ModelVersions, shell: Shell, arguments: ParsedArguments
     ) throws {
         let dryRun = arguments.has("--dry-run")
-        guard dryRun || !store.isReadOnly else {
+        guard dryRun || !isReadOnly else {
             throw ShellError("migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
         }
         let unsaved = ChangeSummary(shell.context)
@@ -57,7 +67,6 @@ enum MigrateCommand {
             throw ShellError("migrate: \(unsaved.sentence) not saved; save or rollback first", exitCode: ExitStatus.unsavedChanges)
         }
         let options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
-        let path = store.path
         let reopened = "\(versions.path)/\(plan.targetVersion).xcdatamodel"
         if !dryRun { shell.closeStore() }
         let progress = MigrationProgressLine(shell: shell)
