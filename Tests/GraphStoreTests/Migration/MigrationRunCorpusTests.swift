@@ -22,7 +22,9 @@ extension MigrationTests {
             return copy
         }
 
-        @Test(arguments: cases) func migratesEveryObjectOrIsRefused(_ test: Case) throws {
+        // One case at a time: each is heavy (the wire stores migrate through up to 38 steps,
+        // twice), and run side by side they starve the suites that have time limits.
+        @Test(.serialized, arguments: cases) func migratesEveryObjectOrIsRefused(_ test: Case) throws {
             guard let corpus = try Fixtures.requireCorpus("migratesEveryObjectOrIsRefused") else { return }
             let original = corpus.appendingPathComponent(test.store).path
             let manager = try MigrationManager(bundle: corpus.appendingPathComponent(test.bundle).path)
