@@ -159,10 +159,12 @@ public final class Shell {
         try open(path: path, modelPath: modelPath)
     }
 
-    /// Closes the open store (its unsaved changes are dropped), as the session ends: SQLite
-    /// then folds a write-ahead log back into the file and removes it, so that a store made
-    /// or changed by a script is one file again (a seed is copied as one).
+    /// Closes the open store (its unsaved changes are dropped), as the session ends or before
+    /// a migration puts a new file in its place: SQLite then folds a write-ahead log back
+    /// into the file and removes it, so that a store made or changed by a script is one file
+    /// again (a seed is copied as one).
     public func closeStore() {
+        Interrupts.forgetStore()
         // Checkpointed first: a statement still held elsewhere would keep SQLite from
         // closing the file (and folding its log in) when the store goes.
         if let store, !store.isReadOnly { try? store.checkpoint() }

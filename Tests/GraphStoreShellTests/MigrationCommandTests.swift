@@ -55,9 +55,9 @@ import Testing
         #expect(try harness.output(of: "migrate --model \(bundle) --to Shop --plan").contains("Nothing to migrate: the store is at Shop."))
         #expect(try harness.output(of: "migrate --plan --model \(bundle)").contains("    isbn: added (String), starts empty"))
         #expect(Self.failure(harness, "migrate --model \(bundle) --to Shop9 --plan")?.message.hasPrefix("migrate: \(harness.directory)/\(bundle): no version named Shop9; versions: Shop, Shop 2") == true)
-        // --plan and --model are required for now: running comes later.
-        #expect(Self.failure(harness, "migrate --model \(bundle)")?.message == "usage: migrate --model BUNDLE [--to VERSION] --plan")
-        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] --plan")
+        // Running needs --write (this harness is read-only); --model is required.
+        #expect(Self.failure(harness, "migrate --model \(bundle)")?.message == "migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
+        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] [--plan] [--dry-run] [--no-backup]")
         #expect(Self.failure(harness, "migrate --model nowhere.xcdatamodeld --plan")?.message.contains("no such model file") == true)
     }
 

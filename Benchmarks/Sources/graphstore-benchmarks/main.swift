@@ -11,6 +11,7 @@ let all: [String: () throws -> Void] = [
     "verify": VerifyBenchmark.run,
     "undo": UndoBenchmark.run,
     "typed": TypedBenchmark.run,
+    "migration": MigrationBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {

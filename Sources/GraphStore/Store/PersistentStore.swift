@@ -319,10 +319,14 @@ public final class PersistentStore {
 
     /// Creates a new, empty store in Core Data's layout for a model, and opens it for writing.
     public static func create(at path: String, model: ManagedObjectModel) throws(StoreError) -> PersistentStore {
+        try create(at: path, model: model, metadata: StoreMetadata(newStoreFor: model))
+    }
+
+    /// Creates a new, empty store with this metadata (a migration keeps the store's UUID).
+    static func create(at path: String, model: ManagedObjectModel, metadata: StoreMetadata) throws(StoreError) -> PersistentStore {
         guard !FileManager.default.fileExists(atPath: path) else { throw .alreadyExists(path: path) }
         var numbers: [String: Int] = [:]
         for (i, entity) in model.entitiesInNumberingOrder.enumerated() { numbers[entity.name] = i + 1 }
-        let metadata = StoreMetadata(newStoreFor: model)
         var resolver = LayoutResolver(model: model, numbers: numbers, schema: nil, storeUUID: metadata.uuid)
         let mappings = resolver.resolve()
         do {

@@ -48,6 +48,14 @@ public struct StoreMetadata: @unchecked Sendable {
         ]
     }
 
+    /// The metadata of a store migrated to `model`: the version keys are the model's, the
+    /// UUID (which object IDs carry) and every other key are the old store's.
+    init(migrating old: StoreMetadata, to model: ManagedObjectModel) {
+        self.init(newStoreFor: model)
+        uuid = old.uuid
+        for (key, value) in old.properties where properties[key] == nil { properties[key] = value }
+    }
+
     /// Reads the metadata row of an open store; `failure` names the errors that have a
     /// cause of their own (a lock, a damaged file).
     init(reading connection: Connection, path: String, failure: (SQLiteError) -> StoreError? = { _ in nil }) throws(StoreError) {

@@ -1,14 +1,19 @@
+import Foundation
 import GraphStore
 
-/// `migrate --model BUNDLE [--to VERSION] --plan`: the plan of the open store's migration
-/// to a version of a model bundle, read-only. Running a migration comes in a later change,
-/// so `--plan` is required for now.
+/// `migrate --model BUNDLE [--to VERSION] [--plan | --dry-run] [--no-backup]`: the plan of
+/// the open store's migration to a version of a model bundle, then (unless `--plan`) the
+/// migration itself, and a summary.
 enum MigrateCommand {
     static let target = Placeholder("VERSION")
 
     static let command = ShellCommand(
-        "migrate", arguments: [.requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .requiredFlag("--plan")],
-        summary: "plan the store's migration to a version of a model bundle (the current one unless --to): each step, entity and property, what happens to it, how many objects; only --plan for now",
+        "migrate",
+        arguments: [
+            .requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .flag("--plan"), .flag("--dry-run"),
+            .flag("--no-backup"),
+        ],
+        summary: "migrate the store to a version of a model bundle (the current one unless --to): the plan, the run, a summary; --plan only plans, --dry-run changes nothing",
         example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
         details: """
             The store's version is found as .versions finds it. The plan walks the bundle's versions one \
@@ -17,11 +22,18 @@ enum MigrateCommand {
             identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
             stored. A step Core Data cannot infer is refused with its code, 134140 when a mapping model is \
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
-            change; the command then fails. --plan only shows the plan and changes nothing: running a \
-            migration comes in a later change.
+            change; the command then fails. --plan only shows the plan. Otherwise the migration runs (it \
+            needs --write): each step writes a new file beside the store with every object and its key, \
+            join tables and ordering, defaults and renames carried and the store's UUID kept; the last is \
+            validated against the target version and only then put in the store's place, the old store \
+            kept as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
+            what would fail validation, changing nothing. A migration that fails says why, exits non-zero \
+            and leaves the store as it was. The store is then reopened with the target version's model.
             """
     ) { shell, arguments in
-        let (_, versions, match) = try ModelVersionsArgument.read(shell, arguments)
+        // Only the store's path and access are kept: the store itself must be let go of
+        // before a migration replaces its file (see `run`).
+        let (path, isReadOnly, versions, match) = try read(shell, arguments)
         let plan: MigrationPlan
         do {
             plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"))
@@ -30,5 +42,85 @@ enum MigrateCommand {
         }
         shell.output(plan.text)
         if plan.isRefused { throw ShellError("migrate: \(plan.outcome)") }
+        if arguments.has("--plan") || plan.steps.isEmpty { return }
+        try run(plan, of: path, isReadOnly: isReadOnly, versions: versions, shell: shell, arguments: arguments)
+    }
+
+    private static func read(_ shell: Shell, _ arguments: ParsedArguments) throws -> (String, Bool, ModelVersions, ModelVersionMatch) {
+        let (store, versions, match) = try ModelVersionsArgument.read(shell, arguments)
+        return (store.path, store.isReadOnly, versions, match)
+    }
+
+    /// Runs the migration. A real run first closes the shell's store, so that no connection
+    /// of this process is left on the old file when the new one takes its name (closing it
+    /// later would remove the new file's log), and opens the store again afterwards.
+    private static func run(
+        _ plan: MigrationPlan, of path: String, isReadOnly: Bool, versions: ModelVersions, shell: Shell, arguments: ParsedArguments
+    ) throws {
+        let dryRun = arguments.has("--dry-run")
+        guard dryRun || !isReadOnly else {
+            throw ShellError("migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
+        }
+        let unsaved = ChangeSummary(shell.context)
+        guard dryRun || unsaved.total == 0 else {
+            // Reopening the migrated store would drop them.
+            throw ShellError("migrate: \(unsaved.sentence) not saved; save or rollback first", exitCode: ExitStatus.unsavedChanges)
+        }
+        let options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
+        let reopened = "\(versions.path)/\(plan.targetVersion).xcdatamodel"
+        if !dryRun { shell.closeStore() }
+        let progress = MigrationProgressLine(shell: shell)
+        let outcome: MigrationManager.Outcome
+        do {
+            outcome = try MigrationManager(versions: versions).migrate(storeAt: path, to: plan.targetVersion, options: options) {
+                progress.show($0)
+            }
+        } catch {
+            progress.finish()
+            if !dryRun { try? shell.open(path: path) }
+            throw ShellError("migrate: \(error); the store is unchanged")
+        }
+        progress.finish()
+        shell.output(summary(outcome, path: path))
+        if !dryRun { try shell.open(path: path, modelPath: reopened) }
+        if dryRun, !outcome.validationFailures.isEmpty {
+            throw ShellError("migrate: \(outcome.validationFailures.count) validation failures after migration", exitCode: ExitStatus.validationFailures)
+        }
+    }
+
+    private static func summary(_ outcome: MigrationManager.Outcome, path: String) -> String {
+        let objects = outcome.objectCounts.values.reduce(0, +)
+        let steps = outcome.plan.steps.count
+        var lines: [String] = []
+        if outcome.replacedStore {
+            lines.append("Migrated \(path) to \(outcome.plan.targetVersion) in \(steps) step\(steps == 1 ? "" : "s"): \(objects) objects.")
+            lines.append(outcome.backup.map { "The old store is kept at \($0)." } ?? "No backup was kept.")
+        } else {
+            lines.append("Dry run: \(path) would migrate to \(outcome.plan.targetVersion) in \(steps) step\(steps == 1 ? "" : "s") with \(objects) objects; nothing was changed.")
+            lines += outcome.validationFailures.map { "would fail validation: \($0)" }
+        }
+        lines += outcome.preexistingFailures.map { "already failing before the migration: \($0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The progress of a migration, one line rewritten in place on a terminal; nothing when
+/// messages do not go to a terminal (scripts and CI keep clean output).
+final class MigrationProgressLine {
+    private let shell: Shell
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private var shown = false
+
+    init(shell: Shell) { self.shell = shell }
+
+    func show(_ progress: MigrationManager.Progress) {
+        guard isTerminal else { return }
+        shell.diagnostics("\r\u{1B}[K" + "step \(progress.step + 1)/\(progress.stepCount) → \(progress.destination): \(progress.objectsCopied)/\(progress.objectsInStep) objects")
+        shown = true
+    }
+
+    func finish() {
+        if shown { shell.diagnostics("\r\u{1B}[K") }
+        shown = false
     }
 }

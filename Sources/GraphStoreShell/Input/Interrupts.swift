@@ -51,6 +51,11 @@ enum Interrupts {
         target = store.interrupter
     }
 
+    /// Stops watching a store that is being closed: its connection is about to go.
+    static func forgetStore() {
+        target = nil
+    }
+
     /// Whether Ctrl-C was pressed since `reset()`.
     static var isPending: Bool { requested != 0 }
 

@@ -1,0 +1,306 @@
+import Foundation
+
+/// Runs migrations: finds a store's version in a model bundle, plans the chain of inferred
+/// steps to the target version (``MigrationPlan``), and runs it.
+///
+/// Each step writes a new file beside the store in Core Data's layout for the step's
+/// destination version, with every object copied and its `Z_PK` kept (object IDs an app
+/// holds stay valid), `Z_OPT`, join tables and `Z_FOK_` ordering carried, new and newly
+/// required attributes filled with their defaults, renamed entities and properties carried
+/// through their renaming identifiers, `Z_PRIMARYKEY` counters kept, and `Z_METADATA`
+/// rewritten for the new version with the store's UUID kept. Rows are streamed by SQLite
+/// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
+///
+/// The last step's file is opened with the destination model, its objects counted and
+/// validated; only then does it replace the store (synced to disk, one `rename`), the old
+/// file kept as ``backupPath(for:)`` unless ``Options/keepsBackup`` is false. One backup is
+/// kept for the whole chain. A migration that fails leaves the store as it was.
+///
+/// ```swift
+/// let manager = try MigrationManager(bundle: "App.xcdatamodeld")
+/// let plan = try manager.plan(forStoreAt: "App.sqlite")          // read before anything is written
+/// let outcome = try manager.migrate(storeAt: "App.sqlite") { progress in
+///     print("step \(progress.step + 1)/\(progress.stepCount): \(progress.objectsCopied) objects")
+/// }
+/// outcome.backup   // "App.sqlite.backup"
+/// ```
+public struct MigrationManager: Sendable {
+    /// The bundle's versions.
+    public let versions: ModelVersions
+
+    /// How a migration runs.
+    public struct Options: Sendable, Hashable {
+        /// Keep the old store as ``MigrationManager/backupPath(for:)`` (the default).
+        public var keepsBackup: Bool
+        /// Migrate into a temporary file, validate it, and change nothing.
+        public var isDryRun: Bool
+
+        /// Options; by default a real run that keeps a backup.
+        public init(keepsBackup: Bool = true, isDryRun: Bool = false) {
+            self.keepsBackup = keepsBackup
+            self.isDryRun = isDryRun
+        }
+    }
+
+    /// Where a running migration is, reported after each entity is copied.
+    public struct Progress: Sendable, Hashable {
+        /// The step, from 0.
+        public var step: Int
+        /// How many steps the chain has.
+        public var stepCount: Int
+        /// The step's destination version.
+        public var destination: String
+        /// Objects copied so far in this step.
+        public var objectsCopied: Int
+        /// Objects the step carries.
+        public var objectsInStep: Int
+    }
+
+    /// What a migration did.
+    public struct Outcome: Sendable {
+        /// The plan it ran.
+        public var plan: MigrationPlan
+        /// Whether the store was changed (false for a dry run, or when nothing was to do).
+        public var replacedStore: Bool
+        /// Where the old store was kept, if it was.
+        public var backup: String?
+        /// The migrated store's objects of exactly each entity.
+        public var objectCounts: [String: Int]
+        /// What the destination model's validation found that the store did not already
+        /// have (a dry run reports these; a real run refuses to replace the store when there
+        /// are any).
+        public var validationFailures: [String]
+        /// Failures the store already had under its own version (the same object, rule and
+        /// property): the migration carries them and is not refused for them.
+        public var preexistingFailures: [String]
+    }
+
+    /// A manager for a bundle's versions.
+    public init(versions: ModelVersions) {
+        self.versions = versions
+    }
+
+    /// A manager for the bundle at `bundle` (`App.xcdatamodeld`).
+    public init(bundle: String) throws(ModelFileError) {
+        self.versions = try ModelVersions(path: bundle)
+    }
+
+    /// The path the old store is kept at after a migration: `<store>.backup`.
+    public static func backupPath(for store: String) -> String { store + ".backup" }
+
+    /// The plan of a store's migration to `target` (the bundle's current version when nil).
+    /// Reads the store only.
+    public func plan(forStoreAt path: String, to target: String? = nil) throws(MigrationRunError) -> MigrationPlan {
+        do {
+            let store = try PersistentStore(path: path)
+            let match = try ModelVersionMatch(store: store, versions: versions)
+            return try MigrationPlan(match: match, versions: versions, to: target)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as MigrationError {
+            throw .plan(error)
+        } catch {
+            throw .fileSystem(path: path, operation: "plan", reason: "\(error)")
+        }
+    }
+
+    /// Migrates the store at `path` to `target` (the bundle's current version when nil).
+    ///
+    /// - Throws: ``MigrationRunError``; the store is then as it was.
+    @discardableResult
+    public func migrate(
+        storeAt path: String, to target: String? = nil, options: Options = Options(), progress: (Progress) -> Void = { _ in }
+    ) throws(MigrationRunError) -> Outcome {
+        let plan = try self.plan(forStoreAt: path, to: target)
+        guard !plan.isRefused else { throw .refused(plan.refusals) }
+        try MigrationManager.checkSupported(plan)
+        guard !plan.steps.isEmpty else {
+            return Outcome(plan: plan, replacedStore: false, backup: nil, objectCounts: [:], validationFailures: [], preexistingFailures: [])
+        }
+        if !options.isDryRun { try settleLog(of: path) }
+        let scratch = options.isDryRun
+            ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
+            : path + ".migrating"
+        var current = path
+        for (index, step) in plan.steps.enumerated() {
+            let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
+            StoreReplacement.remove(next)
+            do {
+                try run(step, from: current, to: next) { copied in
+                    progress(Progress(
+                        step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
+                        objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
+                }
+            } catch {
+                if current != path { StoreReplacement.remove(current) }
+                throw error
+            }
+            if current != path { StoreReplacement.remove(current) }
+            current = next
+        }
+        let checked: Checked
+        do {
+            checked = try check(current, of: path, plan: plan)
+        } catch {
+            StoreReplacement.remove(current)
+            throw error
+        }
+        if options.isDryRun || !checked.failures.isEmpty {
+            StoreReplacement.remove(current)
+            if !options.isDryRun { throw .validationFailed(store: path, failures: checked.failures) }
+            return Outcome(
+                plan: plan, replacedStore: false, backup: nil, objectCounts: checked.counts, validationFailures: checked.failures,
+                preexistingFailures: checked.preexisting)
+        }
+        let backup = options.keepsBackup ? MigrationManager.backupPath(for: path) : nil
+        do {
+            try StoreReplacement.replace(path, with: current, backup: backup)
+        } catch {
+            StoreReplacement.remove(current)
+            throw error
+        }
+        return Outcome(
+            plan: plan, replacedStore: true, backup: backup, objectCounts: checked.counts, validationFailures: [],
+            preexistingFailures: checked.preexisting)
+    }
+
+    /// Moves whatever the store's write-ahead log holds into the main file, so that the file
+    /// alone is the whole store (the copy reads it, and the swap replaces it).
+    private func settleLog(of path: String) throws(MigrationRunError) {
+        do {
+            let store = try PersistentStore(path: path, model: nil, origin: nil, readOnly: false)
+            try store.checkpoint()
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .fileSystem(path: path, operation: "checkpoint", reason: "\(error)")
+        }
+    }
+
+    /// Runs one step: the store at `source` (of the step's source version) copied into a
+    /// new store at `destination`.
+    private func run(_ step: MigrationStep, from source: String, to destination: String, progress: (Int) -> Void) throws(MigrationRunError) {
+        guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
+            throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
+        }
+        do {
+            let store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
+            try PersistentStore.createMigrated(
+                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), progress: progress)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The store-level copy of an inferred mapping: what each destination entity and
+    /// property takes from the source.
+    static func copyPlan(_ mapping: InferredMapping) -> StoreCopyPlan {
+        StoreCopyPlan(entities: mapping.entities.compactMap { entity in
+            guard let source = entity.source else { return nil }
+            var attributes: [String: StoreCopyPlan.AttributeSource] = [:]
+            for attribute in entity.attributes {
+                attributes[attribute.name] = StoreCopyPlan.AttributeSource(source: attribute.source, fill: attribute.fill)
+            }
+            var relationships: [String: String] = [:]
+            for relationship in entity.relationships { relationships[relationship.name] = relationship.source }
+            return StoreCopyPlan.Entity(name: entity.name, source: source, attributes: attributes, relationships: relationships)
+        })
+    }
+
+    /// Refuses, before anything is written, a relationship whose storage changes shape
+    /// (a foreign key becoming a join table, …) on an entity that has objects.
+    static func checkSupported(_ plan: MigrationPlan) throws(MigrationRunError) {
+        for step in plan.steps {
+            for entity in step.mapping.entities where (entity.objectCount ?? 1) > 0 {
+                for relationship in entity.relationships where relationship.source != nil {
+                    guard relationship.storage == .foreignKey || relationship.storage == .joinTable,
+                        let old = relationship.sourceStorage, old != relationship.storage,
+                        !MigrationManager.isCarried(relationship, in: entity, step: step)
+                    else { continue }
+                    throw .unsupported(
+                        step: "\(step.source) → \(step.destination)", entity: entity.name, property: relationship.name,
+                        reason: "changes how it is stored (\(old) to \(relationship.storage))")
+                }
+            }
+        }
+    }
+
+    /// Whether a change of storage is one GraphStore carries: a to-one become a
+    /// many-to-many (the join rows come from its column), seen from either side.
+    static func isCarried(_ relationship: InferredMapping.Relationship, in entity: InferredMapping.Entity, step: MigrationStep) -> Bool {
+        guard relationship.storage == .joinTable else { return false }
+        if relationship.sourceStorage == .foreignKey { return true }
+        guard relationship.sourceStorage == .inverseForeignKey,
+            let inverse = step.mapping.entity(named: relationship.destination)?.relationships.first(where: {
+                $0.destination == entity.name && $0.storage == .joinTable && $0.sourceStorage == .foreignKey
+            })
+        else { return false }
+        return inverse.source != nil
+    }
+
+    /// What checking a migrated store found.
+    private struct Checked {
+        var counts: [String: Int] = [:]
+        var failures: [String] = []
+        var preexisting: [String] = []
+    }
+
+    /// What tells a validation failure from another across versions: the object's key,
+    /// the rule's code and the property (entities may be renamed; keys are kept).
+    private static func signature(_ error: ValidationError) -> String {
+        "\(error.objectID.primaryKey ?? -1) \(error.code) \(error.key ?? "")"
+    }
+
+    /// The validation failures the store has under its own version, by ``signature(_:)``.
+    private func failures(of path: String, version name: String) throws(MigrationRunError) -> Set<String> {
+        guard let version = versions.version(named: name) else { return [] }
+        do {
+            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
+            var found: Set<String> = []
+            try StoreValidator(store: store).validate { found.insert(MigrationManager.signature($0)) }
+            return found
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .validationFailed(store: path, failures: ["\(error)"])
+        }
+    }
+
+    /// Opens the migrated store at `path` with the destination model (its layout must
+    /// fit), counts its objects against the plan, and validates them; when any fail, the
+    /// failures the original store already had are set apart (the original is validated
+    /// only then: most stores have none, and it costs a second pass). The original's external data
+    /// folder is lent to the new file while it is checked (the new file takes the
+    /// original's name, and so its folder, when it replaces it).
+    private func check(_ path: String, of original: String, plan: MigrationPlan) throws(MigrationRunError) -> Checked {
+        guard let last = plan.steps.last, let version = versions.version(named: last.destination) else { return Checked() }
+        let lent = StoreReplacement.lendSupportFolder(of: original, to: path)
+        defer { lent.map { try? FileManager.default.removeItem(atPath: $0) } }
+        do {
+            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
+            var counts: [String: Int] = [:]
+            for mapping in store.allMappings { counts[mapping.name] = try store.count(of: mapping) }
+            for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key }) where counts[entity] != expected {
+                throw MigrationRunError.objectsLost(entity: entity, expected: expected, found: counts[entity] ?? 0)
+            }
+            var found: [ValidationError] = []
+            try StoreValidator(store: store).validate { found.append($0) }
+            var checked = Checked(counts: counts)
+            let known = found.isEmpty ? [] : try failures(of: original, version: plan.sourceVersion)
+            for error in found {
+                if known.contains(MigrationManager.signature(error)) {
+                    checked.preexisting.append("\(error)")
+                } else {
+                    checked.failures.append("\(error)")
+                }
+            }
+            return checked
+        } catch let error as MigrationRunError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .validationFailed(store: path, failures: ["\(error)"])
+        }
+    }
+}

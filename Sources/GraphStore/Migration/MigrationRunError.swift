@@ -1,0 +1,45 @@
+/// Why a migration did not run to the end. Whatever the reason, the store is left as it
+/// was: the new file is written beside it and put in its place only once complete and
+/// checked.
+public enum MigrationRunError: Error, Sendable, CustomStringConvertible {
+    /// The plan could not be made (no version fits, an unknown target, …).
+    case plan(MigrationError)
+    /// Core Data's rules refuse a step.
+    case refused([MigrationRefusal])
+    /// A relationship changes in a way GraphStore does not carry yet.
+    case unsupported(step: String, entity: String, property: String, reason: String)
+    /// The store, or a file written by the migration, failed.
+    case store(StoreError)
+    /// The migrated objects do not pass the destination model's validation.
+    case validationFailed(store: String, failures: [String])
+    /// The migrated store does not hold the objects it should.
+    case objectsLost(entity: String, expected: Int, found: Int)
+    /// Putting the new file in place failed.
+    case fileSystem(path: String, operation: String, reason: String)
+
+    /// Core Data's code: the refusal's own code, 134110 (`NSMigrationError`) otherwise.
+    public var code: Int {
+        switch self {
+        case .plan(let error): error.code
+        case .refused(let refusals): refusals.first?.code.rawValue ?? 134110
+        case .store(let error): error.code
+        default: 134110
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .plan(let error): "\(error)"
+        case .refused(let refusals): "refused: " + refusals.map(\.description).joined(separator: "; ")
+        case .unsupported(let step, let entity, let property, let reason):
+            "\(step): \(entity).\(property) \(reason); GraphStore does not carry this change yet (134110)"
+        case .store(let error): "\(error)"
+        case .validationFailed(let store, let failures):
+            "\(store): the migrated objects fail validation (134110): " + failures.prefix(5).joined(separator: "; ")
+                + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
+        case .objectsLost(let entity, let expected, let found):
+            "the migrated store holds \(found) \(entity) objects, \(expected) expected (134110)"
+        case .fileSystem(let path, let operation, let reason): "\(path): \(operation) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Puts a migrated store in place of the old one so that, whenever the process stops, the
+/// path holds either the old store or the new one, whole: the new file is synced to disk,
+/// the old one is kept by a hard link (the backup), and one `rename` swaps them, after
+/// which the directory is synced too.
+enum StoreReplacement {
+    /// Replaces the file at `path` with the file at `replacement` (beside it, on the same
+    /// file system); the old file stays at `backup` when one is given.
+    static func replace(_ path: String, with replacement: String, backup: String?) throws(MigrationRunError) {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        try sync(replacement)
+        if let backup {
+            if FileManager.default.fileExists(atPath: backup) { unlink(backup) }
+            guard link(path, backup) == 0 else { throw failure(backup, "link", errno) }
+            try sync(directory)
+        }
+        guard rename(replacement, path) == 0 else { throw failure(path, "rename", errno) }
+        try sync(directory)
+    }
+
+    /// Writes a file's or directory's contents to disk.
+    static func sync(_ path: String) throws(MigrationRunError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw failure(path, "open", errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure(path, "fsync", errno) }
+    }
+
+    /// Links `store`'s external data folder (`.<name>_SUPPORT`) in as `other`'s, when
+    /// `store` has one and `other` has none; returns the link to remove afterwards.
+    static func lendSupportFolder(of store: String, to other: String) -> String? {
+        let folder = supportFolder(of: store)
+        let link = supportFolder(of: other)
+        guard FileManager.default.fileExists(atPath: folder), !FileManager.default.fileExists(atPath: link) else { return nil }
+        let target = URL(fileURLWithPath: folder).standardizedFileURL.path
+        return (try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)) == nil ? nil : link
+    }
+
+    private static func supportFolder(of store: String) -> String {
+        let url = URL(fileURLWithPath: store)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)_SUPPORT").path
+    }
+
+    /// Removes a store file and whatever SQLite keeps beside it.
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    private static func failure(_ path: String, _ operation: String, _ code: Int32) -> MigrationRunError {
+        .fileSystem(path: path, operation: operation, reason: String(cString: strerror(code)))
+    }
+}

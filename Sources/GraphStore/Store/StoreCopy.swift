@@ -1,0 +1,223 @@
+import Foundation
+
+/// What to copy from one store into a new store of another model: for each destination
+/// entity, the source entity whose objects it takes and, per property, the source
+/// property or the value to fill in. Made by the migration layer from an inferred mapping;
+/// run by ``PersistentStore/copyObjects(from:plan:progress:)``.
+struct StoreCopyPlan {
+    /// One destination entity.
+    struct Entity {
+        /// The destination entity's name.
+        var name: String
+        /// The source entity whose objects (exactly that entity) become this entity's.
+        var source: String
+        /// Destination attribute name → where its value comes from.
+        var attributes: [String: AttributeSource]
+        /// Destination relationship name → the source relationship it takes.
+        var relationships: [String: String]
+    }
+
+    /// Where a destination attribute's value comes from.
+    struct AttributeSource {
+        /// The source attribute, or nil for a new attribute.
+        var source: String?
+        /// The value that fills an empty (or new) attribute; nil leaves it empty.
+        var fill: AttributeValue?
+    }
+
+    var entities: [Entity]
+
+    /// Source entity name → the destination entity its objects become.
+    var destinationNames: [String: String] {
+        Dictionary(entities.map { ($0.source, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+extension PersistentStore {
+    /// Copies every object the plan names from `source` into this (new, empty) store, each
+    /// with its `Z_PK` and `Z_OPT` kept, then the join tables, then `Z_MAX`.
+    ///
+    /// SQLite streams each `INSERT … SELECT` (memory stays bounded however many rows);
+    /// each entity is one transaction. `progress` is called after each entity with the
+    /// objects copied so far.
+    func copyObjects(from source: PersistentStore, plan: StoreCopyPlan, progress: (Int) -> Void) throws(StoreError) {
+        let sourceURI = source.privateCopy ?? StoreFile.immutableURI(source.resolvedPath)
+        do {
+            try connection.prepare("ATTACH DATABASE ? AS src").execute([.text(sourceURI)])
+        } catch {
+            throw .sqlite(error)
+        }
+        defer { try? connection.execute("DETACH DATABASE src") }
+        var copied = 0
+        do {
+            for entity in plan.entities {
+                let target = try mapping(for: entity.name)
+                let from = try source.mapping(for: entity.source)
+                let (sql, values) = try copyStatement(entity, into: target, from: from, source: source, names: plan.destinationNames)
+                try connection.transaction {
+                    try connection.prepare(sql).execute(values)
+                }
+                copied += try count(of: target)
+                progress(copied)
+            }
+            try connection.transaction {
+                for (sql, values) in try joinTableStatements(plan, source: source) {
+                    try connection.prepare(sql).execute(values)
+                }
+                try setKeyCounters(plan, source: source)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .malformedStore(path: path, reason: "\(error)")
+        }
+    }
+
+    /// `INSERT INTO <table> (…) SELECT … FROM src.<table> WHERE Z_ENT = <source number>`.
+    private func copyStatement(
+        _ entity: StoreCopyPlan.Entity, into target: EntityMapping, from: EntityMapping, source: PersistentStore, names: [String: String]
+    ) throws(StoreError) -> (String, [SQLiteValue]) {
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var expressions = ["Z_PK", "\(target.number)", "Z_OPT"]
+        var values: [SQLiteValue] = []
+        for attribute in target.attributes {
+            guard let column = attribute.column, let origin = entity.attributes[attribute.attribute.name] else { continue }
+            let old = origin.source.flatMap { from.attribute(named: $0)?.column }
+            columns.append(column)
+            switch (old, origin.fill) {
+            case (let old?, nil): expressions.append(old)
+            case (let old?, let fill?):
+                expressions.append("COALESCE(\(old), ?)")
+                values.append(RowCodec.encode(fill, as: attribute.attribute.type))
+            case (nil, let fill?):
+                expressions.append("?")
+                values.append(RowCodec.encode(fill, as: attribute.attribute.type))
+            case (nil, nil): expressions.append("NULL")
+            }
+        }
+        for relationship in target.relationships {
+            guard case .foreignKey(let column, let entityColumn, let orderColumn) = relationship.storage,
+                let sourceName = entity.relationships[relationship.relationship.name],
+                case .foreignKey(let oldColumn, let oldEntityColumn, let oldOrderColumn)? = from.relationship(named: sourceName)?.storage,
+                let oldDestination = from.relationship(named: sourceName).flatMap({ source.mappings[$0.relationship.destination] })
+            else { continue }
+            columns.append(column)
+            expressions.append(oldColumn)
+            if let entityColumn {
+                // Entity numbers differ between the models: translate the source's.
+                let numberOf = oldEntityColumn ?? "(SELECT e.Z_ENT FROM src.\(oldDestination.table) e WHERE e.Z_PK = \(oldColumn))"
+                columns.append(entityColumn)
+                expressions.append(entityNumberTranslation(numberOf, source: source, names: names))
+            }
+            if let orderColumn {
+                columns.append(orderColumn)
+                expressions.append(oldOrderColumn ?? "CASE WHEN \(oldColumn) IS NULL THEN NULL ELSE (ROW_NUMBER() OVER (PARTITION BY \(oldColumn) ORDER BY Z_PK) + 1) * 1024 END")
+            }
+        }
+        let sql = "INSERT INTO \(target.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(from.table) WHERE Z_ENT = \(from.number)"
+        return (sql, values)
+    }
+
+    /// A `CASE` that turns a source entity number into this store's number for the entity
+    /// its objects became (`names`: source entity name → destination entity name).
+    private func entityNumberTranslation(_ expression: String, source: PersistentStore, names: [String: String]) -> String {
+        let cases = source.allMappings.compactMap { old in
+            names[old.name].flatMap { mappings[$0] }.map { "WHEN \(old.number) THEN \($0.number)" }
+        }
+        return cases.isEmpty ? "NULL" : "CASE \(expression) \(cases.joined(separator: " ")) END"
+    }
+
+    /// One `INSERT … SELECT` per join table of the destination whose relationship comes
+    /// from a source join table.
+    private func joinTableStatements(_ plan: StoreCopyPlan, source: PersistentStore) throws(StoreError) -> [(String, [SQLiteValue])] {
+        var done: Set<String> = []
+        var statements: [(String, [SQLiteValue])] = []
+        for entity in plan.entities {
+            let target = try mapping(for: entity.name)
+            let from = try source.mapping(for: entity.source)
+            for relationship in target.relationships {
+                guard case .joinTable(let join) = relationship.storage, !done.contains(join.table),
+                    let sourceName = entity.relationships[relationship.relationship.name],
+                    let oldStorage = from.relationship(named: sourceName)?.storage
+                else { continue }
+                if case .foreignKey(let column, _, _) = oldStorage {
+                    // A to-one become a many-to-many: one join row per object that had a destination.
+                    done.insert(join.table)
+                    statements.append(joinRowsFromForeignKey(join, column: column, from: from))
+                    continue
+                }
+                guard case .joinTable(let old) = oldStorage else { continue }
+                done.insert(join.table)
+                var columns = [join.sourceColumn, join.destinationColumn]
+                var expressions = [old.sourceColumn, old.destinationColumn]
+                if let order = join.orderColumn {
+                    columns.append(order)
+                    expressions.append(old.orderColumn ?? "(ROW_NUMBER() OVER (PARTITION BY \(old.sourceColumn) ORDER BY \(old.destinationColumn)) + 1) * 1024")
+                }
+                if let inverse = join.inverseOrderColumn {
+                    columns.append(inverse)
+                    expressions.append(old.inverseOrderColumn ?? "(ROW_NUMBER() OVER (PARTITION BY \(old.destinationColumn) ORDER BY \(old.sourceColumn)) + 1) * 1024")
+                }
+                statements.append(("INSERT INTO \(join.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(old.table)", []))
+            }
+        }
+        return statements
+    }
+
+    /// The join rows of a relationship that was a to-one stored in `column` of `from`'s table.
+    private func joinRowsFromForeignKey(_ join: JoinTable, column: String, from: EntityMapping) -> (String, [SQLiteValue]) {
+        var columns = [join.sourceColumn, join.destinationColumn]
+        var expressions = ["Z_PK", column]
+        if let order = join.orderColumn {
+            columns.append(order)
+            expressions.append("2048")
+        }
+        if let inverse = join.inverseOrderColumn {
+            columns.append(inverse)
+            expressions.append("(ROW_NUMBER() OVER (PARTITION BY \(column) ORDER BY Z_PK) + 1) * 1024")
+        }
+        let numbers = from.numbersWithDescendants.map(String.init).joined(separator: ", ")
+        return ("INSERT INTO \(join.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(from.table) WHERE Z_ENT IN (\(numbers)) AND \(column) IS NOT NULL", [])
+    }
+
+    /// `Z_MAX` of each entity: the source entity's counter, and never below the largest key
+    /// its table now holds, so that keys handed out later never reuse a copied one.
+    private func setKeyCounters(_ plan: StoreCopyPlan, source: PersistentStore) throws {
+        let update = try connection.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
+        for target in allMappings {
+            var top: Int64 = 0
+            if let origin = plan.entities.first(where: { $0.name == target.name }), let from = source.mappings[origin.source] {
+                top = source.primaryKeyEntries[from.number]?.max ?? 0
+            }
+            if target.entity.parent == nil, case .integer(let largest)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(target.table)") {
+                top = max(top, largest)
+            }
+            try update.execute([.integer(top), .integer(Int64(target.number))])
+        }
+    }
+}
+
+extension PersistentStore {
+    /// Creates a store of `model` at `path` holding `source`'s objects as the plan maps them,
+    /// with `source`'s metadata moved to `model` (its UUID kept), and closes it with
+    /// everything in the main file (no log left beside it). On failure nothing is left at
+    /// `path`.
+    static func createMigrated(
+        at path: String, model: ManagedObjectModel, from source: PersistentStore, plan: StoreCopyPlan, progress: (Int) -> Void
+    ) throws(StoreError) {
+        do throws(StoreError) {
+            let store = try create(at: path, model: model, metadata: StoreMetadata(migrating: source.metadata, to: model))
+            try store.copyObjects(from: source, plan: plan, progress: progress)
+            do {
+                try store.checkpoint()
+            } catch {
+                throw StoreError.fileSystemError(path: path, operation: "checkpoint", reason: "\(error)")
+            }
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+}
