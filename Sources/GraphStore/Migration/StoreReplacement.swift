@@ -13,6 +13,7 @@ enum StoreReplacement {
         if let backup {
             if FileManager.default.fileExists(atPath: backup) { unlink(backup) }
             guard link(path, backup) == 0 else { throw failure(backup, "link", errno) }
+            try keepSupportFolder(of: path, besideBackup: backup)
             try sync(directory)
         }
         guard rename(replacement, path) == 0 else { throw failure(path, "rename", errno) }
@@ -38,8 +39,21 @@ enum StoreReplacement {
     }
 
     private static func supportFolder(of store: String) -> String {
-        let url = URL(fileURLWithPath: store)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)_SUPPORT").path
+        StoreSupportFolder(storePath: store).path
+    }
+
+    /// Gives the backup a copy of the store's external data files: the migrated store goes
+    /// on with the folder as it is (its rows keep their references), and a later save of it
+    /// may remove files the backup's rows still name. A folder left beside an older backup
+    /// of the same name belongs to the file this backup replaces.
+    private static func keepSupportFolder(of path: String, besideBackup backup: String) throws(MigrationRunError) {
+        let stale = StoreSupportFolder(storePath: backup)
+        if FileManager.default.fileExists(atPath: stale.path) { try? FileManager.default.removeItem(atPath: stale.path) }
+        do {
+            try StoreSupportFolder(storePath: path).copy(besideStoreAt: backup)
+        } catch {
+            throw .fileSystem(path: stale.path, operation: "copy the external data folder", reason: "\(error)")
+        }
     }
 
     /// Removes a store file and whatever SQLite keeps beside it.

@@ -117,6 +117,28 @@ extension MigrationTests {
             #expect(try backup.count(of: backup.mapping(for: "Book")) == 3)
         }
 
+        /// A store with values kept outside the database: the migrated store reads them from
+        /// its support folder, and the backup from a copy of its own.
+        @Test func externalDataFilesStayReadableInTheStoreAndTheBackup() throws {
+            var photo = AttributeDescription("photo", .binaryData)
+            photo.allowsExternalBinaryDataStorage = true
+            let v1 = try Self.v1(book: [AttributeDescription("title", .string), photo])
+            let v2 = try Self.v1(book: [AttributeDescription("title", .string), photo, AttributeDescription("isbn", .string)])
+            let path = try Fixtures.newStorePath()
+            let store = try PersistentStore.create(at: path, model: v1)
+            let context = ManagedObjectContext(store: store)
+            let large = Data(repeating: 3, count: PersistentStore.externalDataThreshold + 1)
+            try context.insert("Book").set("photo", large)
+            try context.save()
+            try store.checkpoint()
+            let outcome = try MigrationManager(versions: F.versions(v1, v2)).migrate(storeAt: path)
+            let backup = try #require(outcome.backup)
+            for (file, model) in [(path, v2), (backup, v1)] {
+                let book = try #require(try ManagedObjectContext(store: try PersistentStore(path: file, model: model)).fetch("Book").first)
+                #expect(try book.get("photo", as: Data.self) == large, "\(file)")
+            }
+        }
+
         @Test func dryRunChangesNotOneByte() throws {
             let path = try Self.store()
             let before = Fixtures.fingerprint(path)
