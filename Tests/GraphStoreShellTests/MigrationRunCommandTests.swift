@@ -83,7 +83,7 @@ import Testing
         let before = Self.bytes(store)
         let error = try #require(MigrationCommandTests.failure(harness, "migrate --model \(bundle)"))
         #expect(error.exitCode == ExitStatus.commandFailed)
-        #expect(error.message.hasPrefix("migrate: \(store): the migrated objects fail validation (134110): Book p"), "\(error.message)")
+        #expect(error.message.hasPrefix("migrate: \(store): the migrated objects fail validation (134110): Book/p"), "\(error.message)")
         #expect(error.message.hasSuffix("; the store is unchanged"))
         #expect(Self.bytes(store) == before)
         #expect(!FileManager.default.fileExists(atPath: store + ".backup"))
@@ -91,7 +91,7 @@ import Testing
         // A dry run reports the same failures, exits with 3, and changes nothing either.
         let dry = try #require(MigrationCommandTests.failure(harness, "migrate --model \(bundle) --dry-run"))
         #expect(dry.exitCode == ExitStatus.validationFailures)
-        #expect(harness.output.contains("would fail validation: Book p"))
+        #expect(harness.output.contains("would fail validation: Book/p"))
         #expect(Self.bytes(store) == before)
     }
 }
