@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A store and its model, with a context for the main actor and contexts for background
 /// work, as Core Data's `NSPersistentContainer`.
@@ -33,6 +34,8 @@ public final class PersistentContainer: Sendable {
     public let model: ManagedObjectModel
     /// The context of the main actor, for the app's interface.
     @MainActor public let viewContext: ManagedObjectContext
+    /// Merges of background contexts' saves not yet awaited by ``mergesOfBackgroundSaves()``.
+    private let pendingMerges = Mutex<[Task<Void, Never>]>([])
 
     /// Opens the store at `path` with `model` for reading and writing, creating it (in Core
     /// Data's layout) when there is no file.
@@ -50,8 +53,26 @@ public final class PersistentContainer: Sendable {
     /// Its saves are merged into ``viewContext`` (asynchronously, on the main actor).
     public func newBackgroundContext() throws -> ManagedObjectContext {
         let context = try makeContext()
-        context.didSaveChanges = { [self] changed in Task { @MainActor in mergeIntoViewContext(changed) } }
+        context.didSaveChanges = { [self] changed in
+            let merge = Task { @MainActor in mergeIntoViewContext(changed) }
+            pendingMerges.withLock { $0.append(merge) }
+        }
         return context
+    }
+
+    /// Returns once every save made so far in a context of ``newBackgroundContext()`` has
+    /// been merged into ``viewContext`` (the merges run on the main actor after the saves).
+    ///
+    /// ```swift
+    /// try background.save()
+    /// await container.mergesOfBackgroundSaves()   // viewContext now shows the save
+    /// ```
+    public func mergesOfBackgroundSaves() async {
+        let merges = pendingMerges.withLock { merges in
+            defer { merges.removeAll() }
+            return merges
+        }
+        for merge in merges { await merge.value }
     }
 
     /// Runs `body` with a new background context, off the main actor; when it returns, what

@@ -42,6 +42,23 @@ import TestScratch
         #expect(container.viewContext.accessErrors.isEmpty)
     }
 
+    /// A context of newBackgroundContext(), used by a task of its own: its save reaches the
+    /// view context once the merge it starts has run.
+    @MainActor @Test func aSaveInANewBackgroundContextIsMergedIntoTheViewContext() async throws {
+        let container = try PersistentContainer(path: try BrokenStores.copy(Fixtures.exampleStore), model: Fixtures.bookStoreModel())
+        let book = try #require(try container.viewContext.fetch(FetchRequest<TypedBook>(sortBy: [SortDescriptor(\.title)])).first)
+        #expect(book.title == "The first book")
+        let id = book.objectID
+        try await Task.detached {
+            let context = try container.newBackgroundContext()
+            try context.object(for: id).set("title", "Renamed in the background")
+            try context.save()
+        }.value
+        await container.mergesOfBackgroundSaves()
+        #expect(book.title == "Renamed in the background")
+        #expect(container.viewContext.accessErrors.isEmpty)
+    }
+
     @MainActor @Test func anUnsavedChangeMeetsTheOtherSaveAsAConflict() async throws {
         let container = try PersistentContainer(path: try BrokenStores.copy(Fixtures.exampleStore), model: Fixtures.bookStoreModel())
         let book = try #require(try container.viewContext.fetch(FetchRequest<TypedBook>()).first)
