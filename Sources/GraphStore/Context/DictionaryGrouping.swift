@@ -38,7 +38,7 @@ struct DictionaryGrouping {
         groups[key]?.rows += 1
         for case .expression(let expression) in request.propertiesToFetch {
             guard let keyPath = expression.keyPath, case .attribute(let value)? = row[keyPath] else { continue }
-            groups[key]?.values[expression.name, default: []].append(Self.stored(value))
+            groups[key]?.values[expression.name, default: []].append(RowCodec.stored(value))
         }
     }
 
@@ -107,18 +107,6 @@ struct DictionaryGrouping {
         }
     }
 
-    /// A value as the store holds it (and as SQL aggregates and orders it).
-    static func stored(_ value: AttributeValue) -> SQLiteValue {
-        switch value {
-        case .integer, .bool: RowCodec.encode(value, as: .integer64)
-        case .double, .decimal, .date: RowCodec.encode(value, as: .double)
-        case .string: RowCodec.encode(value, as: .string)
-        case .data: RowCodec.encode(value, as: .binaryData)
-        case .uuid: RowCodec.encode(value, as: .uuid)
-        case .uri: RowCodec.encode(value, as: .uri)
-        }
-    }
-
     // MARK: - Having, order, window
 
     /// A request's having predicate, its strings compared with date entries read as dates.
@@ -159,7 +147,7 @@ struct DictionaryGrouping {
         guard !keys.isEmpty else { return results }
         func value(_ row: [String: FetchedValue], _ key: SortKey) -> SQLiteValue {
             guard case .attribute(let attribute)? = row[key.keyPath] else { return .null }
-            let value = stored(attribute)
+            let value = RowCodec.stored(attribute)
             guard key.caseInsensitive, case .text(let text) = value else { return value }
             return .text(StringMatching.fold(text, .caseInsensitive))
         }

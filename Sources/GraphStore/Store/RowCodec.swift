@@ -39,6 +39,23 @@ public enum RowCodec {
         }
     }
 
+    /// A value as the store holds it, whatever its attribute's type (a predicate's constant,
+    /// a value aggregated or ordered as SQL would): dates as seconds since 2001, booleans as
+    /// 0/1, UUIDs as 16 bytes, URIs as text, decimals as reals.
+    static func stored(_ value: AttributeValue) -> SQLiteValue {
+        switch value {
+        case .integer(let v): .integer(v)
+        case .double(let v): .real(v)
+        case .decimal(let v): .real(NSDecimalNumber(decimal: v).doubleValue)
+        case .bool(let v): .integer(v ? 1 : 0)
+        case .string(let v): .text(v)
+        case .date(let v): .real(v.timeIntervalSinceReferenceDate)
+        case .data(let v): .blob(v)
+        case .uuid(let v): .blob(withUnsafeBytes(of: v.uuid) { Data($0) })
+        case .uri(let v): .text(v.absoluteString)
+        }
+    }
+
     /// The attribute value for an SQLite value computed outside a statement (an aggregate of
     /// a dictionary fetch grouped in memory); stored columns are read with
     /// ``decode(_:column:as:)``, through Core Data's accessors.

@@ -67,7 +67,7 @@ struct SQLOperand {
 
     /// The operand for a scalar constant, bound as Core Data stores it.
     init(constant value: AttributeValue) {
-        fragment = .parameter(SQLOperand.stored(value))
+        fragment = .parameter(RowCodec.stored(value))
         kind = SQLValueKind(value)
         nullable = false
         constant = .attribute(value)
@@ -83,22 +83,6 @@ struct SQLOperand {
 
     /// The nil constant.
     static let null = SQLOperand(fragment: .parameter(.null), kind: .null, nullable: true, constant: .null)
-
-    /// A constant as the store holds it: dates as seconds since 2001, booleans as 0/1,
-    /// UUIDs as 16 bytes, URIs as text, decimals as reals.
-    static func stored(_ value: AttributeValue) -> SQLiteValue {
-        switch value {
-        case .integer(let v): .integer(v)
-        case .double(let v): .real(v)
-        case .decimal(let v): .real(NSDecimalNumber(decimal: v).doubleValue)
-        case .bool(let v): .integer(v ? 1 : 0)
-        case .string(let v): .text(v)
-        case .date(let v): .real(v.timeIntervalSinceReferenceDate)
-        case .data(let v): .blob(v)
-        case .uuid(let v): .blob(withUnsafeBytes(of: v.uuid) { Data($0) })
-        case .uri(let v): .text(v.absoluteString)
-        }
-    }
 }
 
 /// A compiled condition and whether it may evaluate to NULL (which `NOT` must treat as false).
