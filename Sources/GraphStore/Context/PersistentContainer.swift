@@ -34,8 +34,10 @@ public final class PersistentContainer: Sendable {
     public let model: ManagedObjectModel
     /// The context of the main actor, for the app's interface.
     @MainActor public let viewContext: ManagedObjectContext
-    /// Merges of background contexts' saves not yet awaited by ``mergesOfBackgroundSaves()``.
-    private let pendingMerges = Mutex<[Task<Void, Never>]>([])
+    /// The merge of the latest save in a context of ``newBackgroundContext()``. Each merge
+    /// waits for the one before it, so saves are merged in the order they were made, and only
+    /// the latest is held.
+    private let latestMerge = Mutex<Task<Void, Never>?>(nil)
 
     /// Opens the store at `path` with `model` for reading and writing, creating it (in Core
     /// Data's layout) when there is no file.
@@ -54,8 +56,13 @@ public final class PersistentContainer: Sendable {
     public func newBackgroundContext() throws -> ManagedObjectContext {
         let context = try makeContext()
         context.didSaveChanges = { [self] changed in
-            let merge = Task { @MainActor in mergeIntoViewContext(changed) }
-            pendingMerges.withLock { $0.append(merge) }
+            latestMerge.withLock { latest in
+                let previous = latest
+                latest = Task { @MainActor in
+                    await previous?.value
+                    mergeIntoViewContext(changed)
+                }
+            }
         }
         return context
     }
@@ -68,11 +75,7 @@ public final class PersistentContainer: Sendable {
     /// await container.mergesOfBackgroundSaves()   // viewContext now shows the save
     /// ```
     public func mergesOfBackgroundSaves() async {
-        let merges = pendingMerges.withLock { merges in
-            defer { merges.removeAll() }
-            return merges
-        }
-        for merge in merges { await merge.value }
+        await latestMerge.withLock { $0 }?.value
     }
 
     /// Runs `body` with a new background context, off the main actor; when it returns, what
