@@ -31,15 +31,11 @@ enum StoreReplacement {
     /// Links `store`'s external data folder (`.<name>_SUPPORT`) in as `other`'s, when
     /// `store` has one and `other` has none; returns the link to remove afterwards.
     static func lendSupportFolder(of store: String, to other: String) -> String? {
-        let folder = supportFolder(of: store)
-        let link = supportFolder(of: other)
+        let folder = StoreSupportFolder(storePath: store).path
+        let link = StoreSupportFolder(storePath: other).path
         guard FileManager.default.fileExists(atPath: folder), !FileManager.default.fileExists(atPath: link) else { return nil }
         let target = URL(fileURLWithPath: folder).standardizedFileURL.path
         return (try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)) == nil ? nil : link
-    }
-
-    private static func supportFolder(of store: String) -> String {
-        StoreSupportFolder(storePath: store).path
     }
 
     /// Gives the backup a copy of the store's external data files: the migrated store goes
