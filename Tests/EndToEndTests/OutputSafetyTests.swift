@@ -37,6 +37,31 @@ import Testing
         #expect(try Self.files(directory) == ["BookStore.sqlite", "hard.sqlite", "link.sqlite"])
     }
 
+    /// export and diff --script write files too: never over the open store or its
+    /// companions, however named, nor over the store diff compares with.
+    @Test func exportAndDiffScriptsNeverWriteOverAStore() throws {
+        let (store, directory, before) = try Self.store()
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.sqlite", withDestinationPath: store)
+        let other = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let otherBytes = try Data(contentsOf: URL(fileURLWithPath: other))
+        for spelling in [store, directory + "/link.sqlite", directory + "/./BookStore.sqlite"] {
+            let export = try GraphStoreBinary.run(["--write", store, "-c", "export Book \(spelling)"])
+            #expect(export.status == 1, "\(spelling)")
+            #expect(export.stderr == "-c:1: cannot write \(spelling): it is the open store\n", "\(export.stderr)")
+            let diff = try GraphStoreBinary.run([store, "-c", "diff \(other) --script \(spelling)"])
+            #expect(diff.status == 1, "\(spelling)")
+            #expect(diff.stderr == "-c:1: cannot write \(spelling): it is the open store\n", "\(diff.stderr)")
+        }
+        let wal = try GraphStoreBinary.run(["--write", store, "-c", "export Book \(store)-wal"])
+        #expect(wal.stderr == "-c:1: cannot write \(store)-wal: it is the open store's write-ahead log\n", "\(wal.stderr)")
+        let compared = try GraphStoreBinary.run([store, "-c", "diff \(other) --script \(other)"])
+        #expect(compared.status == 1)
+        #expect(compared.stderr == "-c:1: cannot write \(other): it is a file of the store compared, \(other)\n", "\(compared.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBytes)
+        #expect(try Self.files(directory) == ["BookStore.sqlite", "link.sqlite"])
+    }
+
     /// The companions are refused before they exist, by name; a store opened through a link
     /// has them beside the link's target, where SQLite makes them.
     @Test func outputNeverWritesTheStoresCompanionFiles() throws {

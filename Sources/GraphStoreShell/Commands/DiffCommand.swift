@@ -25,6 +25,9 @@ enum DiffCommand {
         let store = try shell.requireStore()
         let path = shell.resolve(path: try arguments.word(other))
         let keys = try ImportExportCommands.naturalKeys(arguments, shell: shell)
+        let script = try arguments.value(of: "--script").map { script throws(ShellError) in
+            try checkedScript(script, other: path, shell: shell)
+        }
         let diff: StoreDiff
         do {
             let newer = try PersistentStore(path: path, model: store.model, origin: .file(path), readOnly: true)
@@ -33,7 +36,7 @@ enum DiffCommand {
             throw ShellError("diff: \(error)")
         }
         for warning in diff.warnings { shell.diagnostics("diff: warning: \(warning)\n") }
-        if let script = arguments.value(of: "--script") {
+        if let script {
             let text = diff.updateScript(header: "\((store.path as NSString).lastPathComponent) → \((path as NSString).lastPathComponent)")
             do {
                 try text.write(toFile: shell.resolve(path: script), atomically: true, encoding: .utf8)
@@ -57,6 +60,16 @@ enum DiffCommand {
         }
         let count = diff.changes.count
         shell.diagnostics(count == 0 ? "diff: no differences\n" : "diff: \(count) object\(count == 1 ? " differs" : "s differ")\n")
+    }
+
+    /// The script's path, refused before the diff runs when it is a file of the open store
+    /// or of the store compared (however spelt): the script is written by renaming over it.
+    private static func checkedScript(_ script: String, other: String, shell: Shell) throws(ShellError) -> String {
+        try shell.checkNotStoreFile(shell.resolve(path: script), shownAs: script)
+        if StoreFiles(storePath: other).role(of: shell.resolve(path: script)) != nil {
+            throw ShellError("cannot write \(script): it is a file of the store compared, \(other)")
+        }
+        return script
     }
 
     private static func cell(_ field: SeedRecord.Field) -> Cell {

@@ -51,6 +51,7 @@ enum ImportExportCommands {
             """
     ) { shell, arguments in
         let (context, name, path, keys) = try target(arguments, shell: shell)
+        try shell.checkNotStoreFile(path, shownAs: try arguments.word(file))
         do {
             let (columns, records) = try SeedExporter(context: context, keys: keys).records(of: name)
             try SeedFile.write(records, columns: columns, to: path, entity: name, model: context.store.model)
