@@ -12,7 +12,9 @@ import Foundation
 /// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
 ///
 /// The last step's file is opened with the destination model, its objects counted and
-/// validated; only then does it replace the store (synced to disk, one `rename`), the old
+/// validated against the rules the chain can change (``MigrationPlan`` works them out: a
+/// value copied unchanged under an unchanged rule passes or fails as before, and is not
+/// read again); only then does it replace the store (synced to disk, one `rename`), the old
 /// file kept as ``backupPath(for:)`` unless ``Options/keepsBackup`` is false. One backup is
 /// kept for the whole chain. A migration that fails leaves the store as it was.
 ///
@@ -71,7 +73,8 @@ public struct MigrationManager: Sendable {
         /// are any).
         public var validationFailures: [String]
         /// Failures the store already had under its own version (the same object, rule and
-        /// property): the migration carries them and is not refused for them.
+        /// property) among the rules the migration checks: the migration carries them and is
+        /// not refused for them.
         public var preexistingFailures: [String]
     }
 
@@ -284,7 +287,7 @@ public struct MigrationManager: Sendable {
                 throw MigrationRunError.objectsLost(entity: entity, expected: expected, found: counts[entity] ?? 0)
             }
             var found: [ValidationError] = []
-            try StoreValidator(store: store).validate { found.append($0) }
+            try StoreValidator(store: store).validate(scope: plan.validationScope(versions: versions)) { found.append($0) }
             var checked = Checked(counts: counts)
             let known = found.isEmpty ? [] : try failures(of: original, version: plan.sourceVersion)
             for error in found {

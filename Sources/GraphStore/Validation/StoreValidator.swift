@@ -45,11 +45,24 @@ public struct StoreValidator {
     /// found, object by object in key order.
     @discardableResult
     public func validate(entity: String? = nil, where predicate: ObjectPredicate? = nil, report: (ValidationError) throws -> Void) throws -> Summary {
+        try validate(entity: entity, where: predicate, scope: nil, report: report)
+    }
+
+    /// Checks only the rules `scope` names, every stored object of the entities it names;
+    /// an inheritance family none of whose entities it names is not read at all.
+    @discardableResult
+    func validate(scope: ValidationScope, report: (ValidationError) throws -> Void) throws -> Summary {
+        try validate(entity: nil, where: nil, scope: scope, report: report)
+    }
+
+    private func validate(
+        entity: String?, where predicate: ObjectPredicate?, scope: ValidationScope?, report: (ValidationError) throws -> Void
+    ) throws -> Summary {
         let families = try entity.map { [try store.mapping(for: $0)] } ?? store.allMappings.filter { $0.superNumber == 0 }
         var checked = 0
         var failures = 0
         for family in families {
-            checked += try validate(family: family, where: predicate) { error in
+            checked += try validate(family: family, where: predicate, scope: scope) { error in
                 failures += 1
                 try report(error)
             }
@@ -58,12 +71,15 @@ public struct StoreValidator {
     }
 
     /// Validates one inheritance family; returns how many objects it checked.
-    private func validate(family: EntityMapping, where predicate: ObjectPredicate?, report: (ValidationError) throws -> Void) throws -> Int {
+    private func validate(
+        family: EntityMapping, where predicate: ObjectPredicate?, scope: ValidationScope?, report: (ValidationError) throws -> Void
+    ) throws -> Int {
         var checked = 0
-        let members = store.family(of: family)
+        let members = store.family(of: family).filter { scope?.includes(entity: $0.name) ?? true }
+        guard !members.isEmpty else { return 0 }
         var plans: [Int: ValidationPlan] = [:]
-        for mapping in members { plans[mapping.number] = ValidationPlan(mapping: mapping, model: store.model) }
-        let found = try findingsFromOtherRows(family: family, members: members)
+        for mapping in members { plans[mapping.number] = ValidationPlan(mapping: mapping, model: store.model, scope: scope) }
+        let found = try findingsFromOtherRows(family: family, members: members, scope: scope)
         var cursors: [String: RelationshipCountCursor] = [:]
         for mapping in members {
             for i in plans[mapping.number]?.relationships ?? [] where mapping.relationships[i].relationship.isToMany {
@@ -78,12 +94,15 @@ public struct StoreValidator {
             let id = store.objectID(row.mapping, primaryKey: row.primaryKey)
             var unreadable = Set<String>()
             for problem in row.problems {
-                guard case .malformedValue(_, _, let key, _, let foundText, let expected) = problem else { continue }
+                guard case .malformedValue(_, _, let key, _, let foundText, let expected) = problem,
+                    scope?.includes(key, of: row.mapping.name) ?? true
+                else { continue }
                 unreadable.insert(key)
                 try report(ValidationError(objectID: id, key: key, value: .string(foundText), rule: .readable(expected: expected)))
             }
             for (i, reference) in row.externalReferences.sorted(by: { $0.key < $1.key }) where !reference.exists {
                 let attribute = row.mapping.attributes[i].attribute
+                guard scope?.includes(attribute.name, of: row.mapping.name) ?? true else { continue }
                 unreadable.insert(attribute.name)
                 try report(ValidationError(
                     objectID: id, key: attribute.name, value: .string("a reference to external data file \(reference.path), which is missing"),
@@ -131,12 +150,13 @@ public struct StoreValidator {
 
     /// Duplicated unique values and dangling references of a family's objects, by key.
     /// Only failures are held, never the rows.
-    private func findingsFromOtherRows(family: EntityMapping, members: [EntityMapping]) throws -> [Int64: [Finding]] {
+    private func findingsFromOtherRows(family: EntityMapping, members: [EntityMapping], scope: ValidationScope?) throws -> [Int64: [Finding]] {
         var found: [Int64: [Finding]] = [:]
         let numbers = Set(family.numbersWithDescendants)
         // Constraints declared by the family's entities or inherited from above it.
         let declaring = store.model.ancestry(of: family.name) + store.model.selfAndDescendants(of: family.name).dropFirst()
-        for entity in declaring {
+        let checksConstraints = scope.map { scope in members.contains { scope.constraints.contains($0.name) } } ?? true
+        for entity in declaring where checksConstraints {
             guard let scope = try? store.mapping(for: entity.name) else { continue }
             for keys in entity.uniquenessConstraints where !keys.isEmpty {
                 for (values, rows) in try store.duplicateValues(scope, keys: keys) {
@@ -153,7 +173,8 @@ public struct StoreValidator {
             }
         }
         for mapping in members {
-            for (i, relationship) in mapping.relationships.enumerated() where !relationship.relationship.isToMany {
+            let inScope = { (r: RelationshipMapping) in scope?.includes(r.relationship.name, of: mapping.name) ?? true }
+            for (i, relationship) in mapping.relationships.enumerated() where !relationship.relationship.isToMany && inScope(relationship) {
                 try store.danglingReferences(mapping, relationship: i) { key, missing in
                     found[key, default: []].append(missingDestination(relationship, missing))
                 }
@@ -163,7 +184,7 @@ public struct StoreValidator {
             }
             // Join tables once per declaring entity (sub-entities share the declaration).
             for relationship in mapping.entity.relationships {
-                guard let r = mapping.relationship(named: relationship.name) else { continue }
+                guard let r = mapping.relationship(named: relationship.name), inScope(r) else { continue }
                 try store.danglingJoinRows(r, sourceTable: mapping.table) { key, missing in
                     found[key, default: []].append(missingDestination(r, missing))
                 }

@@ -26,9 +26,15 @@ final class ValidationPlan: Sendable {
     let checksNothingOnSave: Bool
 
     /// The plan of a concrete entity; without the model only its own constraints are known.
-    init(mapping: EntityMapping, model: ManagedObjectModel?) {
-        attributes = mapping.attributes.indices.filter { AttributeRules.hasRules(mapping.attributes[$0].attribute) }
-        relationships = mapping.relationships.indices.filter { RelationshipRules.hasRules(mapping.relationships[$0].relationship) }
+    /// A scope keeps only the attributes and relationships it names.
+    init(mapping: EntityMapping, model: ManagedObjectModel?, scope: ValidationScope? = nil) {
+        let inScope = { (name: String) in scope?.includes(name, of: mapping.name) ?? true }
+        attributes = mapping.attributes.indices.filter {
+            AttributeRules.hasRules(mapping.attributes[$0].attribute) && inScope(mapping.attributes[$0].attribute.name)
+        }
+        relationships = mapping.relationships.indices.filter {
+            RelationshipRules.hasRules(mapping.relationships[$0].relationship) && inScope(mapping.relationships[$0].relationship.name)
+        }
         denied = mapping.relationships.indices.filter { mapping.relationships[$0].relationship.deleteRule == .deny }
         var constraints: [Constraint] = []
         for entity in model?.ancestry(of: mapping.name) ?? [mapping.entity] {

@@ -25,8 +25,9 @@ enum MigrateCommand {
             change; the command then fails. --plan only shows the plan. Otherwise the migration runs (it \
             needs --write): each step writes a new file beside the store with every object and its key, \
             join tables and ordering, defaults and renames carried and the store's UUID kept; the last is \
-            validated against the target version and only then put in the store's place, the old store \
-            kept as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
+            validated against the rules of the target version the migration changes (a value copied \
+            under an unchanged rule is not read again; verify checks every rule) and only then put in the \
+            store's place, the old store kept as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
             what would fail validation, changing nothing. A migration that fails says why, exits non-zero \
             and leaves the store as it was. The store is then reopened with the target version's model.
             """
