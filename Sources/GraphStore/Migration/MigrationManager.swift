@@ -11,6 +11,13 @@ import Foundation
 /// rewritten for the new version with the store's UUID kept. Rows are streamed by SQLite
 /// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
 ///
+/// A relationship whose storage changes shape (one-to-one, one-to-many and many-to-many
+/// into one another, from either side, a to-many side becoming ordered or unordered on the
+/// way) has its links carried: its new column or join rows come from the old relationship's
+/// links, a new order from the order they are read in (by key), a kept order as it was. A
+/// to-many that becomes a to-one where an object has more than one destination would lose
+/// links: the plan is then refused (134110) before anything is written.
+///
 /// The last step's file is opened with the destination model, its objects counted and
 /// validated; only then does it replace the store (synced to disk, one `rename`), the old
 /// file kept as ``backupPath(for:)`` unless ``Options/keepsBackup`` is false. One backup is
