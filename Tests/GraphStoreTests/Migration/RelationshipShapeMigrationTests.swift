@@ -204,6 +204,23 @@ extension MigrationTests {
             #expect(!FileManager.default.fileExists(atPath: MigrationManager.backupPath(for: path)))
         }
 
+        /// In a chain, a later step's to-one is checked on that step's own source file when
+        /// it runs: refused there, the store left as it was and no file left behind.
+        @Test func aLaterStepOfAChainIsCheckedWhenItRuns() throws {
+            let v1 = try Self.model(links: .toMany, owners: .toMany)
+            let v2 = try Self.model(links: .toMany, owners: .toOne)
+            let v3 = try Self.model(links: .toOne, owners: .toOne)
+            let path = try Self.store(v1, pairs: [(1, 1), (1, 2), (2, 3)])
+            let before = Fixtures.fingerprint(path)
+            let manager = MigrationManager(versions: F.versions(v1, v2, v3))
+            #expect(try !manager.plan(forStoreAt: path).isRefused)
+            let error = try #require(throws: MigrationRunError.self) { try manager.migrate(storeAt: path) }
+            #expect("\(error)" == "refused: Writer.links: becomes a to-one in step v2 → v3, but 1 Writer object has more than one destination (Writer/p1 is one) and a to-one keeps only one: links would be lost (134110)")
+            #expect(Fixtures.fingerprint(path) == before)
+            let left = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+            #expect(left.sorted() == ["store.sqlite"], "\(left)")
+        }
+
         /// A pair becoming one-to-one where one note is claimed by several writers: refused
         /// from the note's side.
         @Test func aNoteClaimedBySeveralRefusesOneToOne() throws {
