@@ -119,6 +119,8 @@ extension InferredMapping {
         public var isToMany: Bool
         /// Whether it is an ordered to-many.
         public var isOrdered: Bool
+        /// Its inverse in the destination, if it has one.
+        public var inverse: String?
         /// How the destination stores it.
         public var storage: RelationshipStorageKind
         /// The source relationship whose destinations it takes, or nil for a new one.
@@ -129,6 +131,8 @@ extension InferredMapping {
         public var sourceStorage: RelationshipStorageKind?
         /// Whether the source relationship was ordered.
         public var sourceIsOrdered: Bool?
+        /// The source relationship's inverse, if it had one.
+        public var sourceInverse: String?
         /// What changes between the source and destination relationship.
         public var changes: [PropertyChange]
 

@@ -11,6 +11,13 @@ import Foundation
 /// rewritten for the new version with the store's UUID kept. Rows are streamed by SQLite
 /// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
 ///
+/// A relationship whose storage changes shape (one-to-one, one-to-many and many-to-many
+/// into one another, from either side, a to-many side becoming ordered or unordered on the
+/// way) has its links carried: its new column or join rows come from the old relationship's
+/// links, a new order from the order they are read in (by key), a kept order as it was. A
+/// to-many that becomes a to-one where an object has more than one destination would lose
+/// links: the plan is then refused (134110) before anything is written.
+///
 /// The last step's file is opened with the destination model, its objects counted and
 /// validated against the rules the chain can change (``MigrationPlan`` works them out: a
 /// value copied unchanged under an unchanged rule passes or fails as before, and is not
@@ -186,8 +193,16 @@ public struct MigrationManager: Sendable {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
         }
+        let store: PersistentStore
+        let refusals: [MigrationRefusal]
         do {
-            let store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
+            store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
+            refusals = try step.linkRefusals(in: store)
+        } catch {
+            throw .store(error)
+        }
+        guard refusals.isEmpty else { throw .refused(refusals) }
+        do {
             try PersistentStore.createMigrated(
                 at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), progress: progress)
         } catch {
@@ -210,35 +225,46 @@ public struct MigrationManager: Sendable {
         })
     }
 
-    /// Refuses, before anything is written, a relationship whose storage changes shape
-    /// (a foreign key becoming a join table, …) on an entity that has objects.
+    /// Refuses, before anything is written, a relationship whose change of storage GraphStore
+    /// cannot carry, on an entity that has objects: to or from a to-many without an inverse
+    /// (a shape GraphStore neither reads nor writes), or a to-many whose links move into
+    /// its inverse's column while that inverse does not take them from the old inverse.
+    ///
+    /// Every other change of shape Core Data infers is carried, in both directions and
+    /// seen from either side: one-to-one, one-to-many and many-to-many into one another, with
+    /// a to-many side becoming ordered or unordered on the way. A to-one that was a to-many
+    /// takes each object's one destination; an object with several refuses the step
+    /// (``MigrationStep/linkRefusals(in:)``, checked on the store's rows).
     static func checkSupported(_ plan: MigrationPlan) throws(MigrationRunError) {
         for step in plan.steps {
             for entity in step.mapping.entities where (entity.objectCount ?? 1) > 0 {
                 for relationship in entity.relationships where relationship.source != nil {
-                    guard relationship.storage == .foreignKey || relationship.storage == .joinTable,
-                        let old = relationship.sourceStorage, old != relationship.storage,
-                        !MigrationManager.isCarried(relationship, in: entity, step: step)
-                    else { continue }
+                    guard let reason = uncarried(relationship, step: step) else { continue }
                     throw .unsupported(
-                        step: "\(step.source) → \(step.destination)", entity: entity.name, property: relationship.name,
-                        reason: "changes how it is stored (\(old) to \(relationship.storage))")
+                        step: "\(step.source) → \(step.destination)", entity: entity.name, property: relationship.name, reason: reason)
                 }
             }
         }
     }
 
-    /// Whether a change of storage is one GraphStore carries: a to-one become a
-    /// many-to-many (the join rows come from its column), seen from either side.
-    static func isCarried(_ relationship: InferredMapping.Relationship, in entity: InferredMapping.Entity, step: MigrationStep) -> Bool {
-        guard relationship.storage == .joinTable else { return false }
-        if relationship.sourceStorage == .foreignKey { return true }
-        guard relationship.sourceStorage == .inverseForeignKey,
-            let inverse = step.mapping.entity(named: relationship.destination)?.relationships.first(where: {
-                $0.destination == entity.name && $0.storage == .joinTable && $0.sourceStorage == .foreignKey
-            })
-        else { return false }
-        return inverse.source != nil
+    /// Why a change of a relationship's storage cannot be carried, or nil when it can.
+    static func uncarried(_ relationship: InferredMapping.Relationship, step: MigrationStep) -> String? {
+        guard let old = relationship.sourceStorage, old != relationship.storage else { return nil }
+        if old == .notStored {
+            return "changes how it is stored, but it was a to-many without an inverse, which GraphStore does not read"
+        }
+        if relationship.storage == .notStored {
+            return "becomes a to-many without an inverse, which GraphStore cannot store (give it an inverse)"
+        }
+        guard relationship.storage == .inverseForeignKey else { return nil }
+        let inverse = relationship.inverse.flatMap { name in
+            step.mapping.entity(named: relationship.destination)?.relationships.first { $0.name == name }
+        }
+        guard let inverse, let oldInverse = relationship.sourceInverse, inverse.source == oldInverse else {
+            return "moves into its inverse's column (\(relationship.destination).\(relationship.inverse ?? "")), which does not take its links from "
+                + (relationship.sourceInverse.map { "its old inverse \($0)" } ?? "an old inverse (it had none)")
+        }
+        return nil
     }
 
     /// What checking a migrated store found.

@@ -87,7 +87,9 @@ public struct MigrationPlan: Sendable, Hashable {
     }
 
     /// Plans the migration of a store whose version `match` found, to `target` (the
-    /// bundle's current version when nil), with the store's object counts filled in.
+    /// bundle's current version when nil), with the store's object counts filled in, and
+    /// the first step refused when a to-many becoming a to-one would lose links (an object
+    /// with several destinations: see ``MigrationStep``).
     ///
     /// ```swift
     /// let match = try ModelVersionMatch(store: store, versions: versions)
@@ -101,6 +103,7 @@ public struct MigrationPlan: Sendable, Hashable {
             throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
         }
         self = try MigrationPlan(versions: versions, from: source, to: target).counted(match.objectCounts)
+            .checkingLinks(ofStoreAt: match.store, versions: versions)
         store = Store(path: match.store, method: candidate.method, choice: match.choice)
     }
 

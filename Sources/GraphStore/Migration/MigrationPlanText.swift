@@ -154,8 +154,10 @@ struct MigrationStepText {
         }
         var parts = relationship.changes.map { describe($0, match: relationship.match, fill: nil) }
         if relationship.changesStorage, let old = relationship.sourceStorage {
+            let moves = old != relationship.storage && old != .notStored && relationship.storage != .notStored
             parts.append(
-                "stored in \(storage(relationship.storage, ordered: relationship.isOrdered, new: old != relationship.storage)) (was \(storage(old, ordered: relationship.sourceIsOrdered ?? false, new: false)))")
+                "stored in \(storage(relationship.storage, ordered: relationship.isOrdered, new: old != relationship.storage)) (was \(storage(old, ordered: relationship.sourceIsOrdered ?? false, new: false)))"
+                    + (moves ? ": its links move there" : ""))
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
@@ -169,8 +171,9 @@ struct MigrationStepText {
         case .typeChanged(let from, let to): "changes type from \(from.xcodeName) to \(to.xcodeName)"
         case .externalStorageChanged(true): "may now be stored outside the database"
         case .externalStorageChanged(false): "is no longer stored outside the database (such values move into the table)"
-        case .becameToMany: "becomes to-many"
-        case .becameToOne: "becomes to-one (an object with several destinations cannot keep them all)"
+        case .becameToMany: "becomes to-many: each object's destination becomes its one member"
+        case .becameToOne:
+            "becomes to-one: each object's one destination is kept (an object with several would lose links, and refuses the migration with 134110 before anything is written)"
         case .becameOrdered: "becomes ordered (destinations take the order they are read in)"
         case .becameUnordered: "becomes unordered (the order is dropped)"
         case .destinationChanged(let from, let to): "destination changes from \(from) to \(to)"

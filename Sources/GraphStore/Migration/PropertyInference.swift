@@ -167,8 +167,8 @@ struct PropertyInference {
         }
         return InferredMapping.Relationship(
             name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany, isOrdered: isOrdered,
-            storage: .of(relationship, in: destination), source: old.name, match: match, sourceStorage: .of(old, in: source),
-            sourceIsOrdered: wasOrdered, changes: changes)
+            inverse: relationship.inverse, storage: .of(relationship, in: destination), source: old.name, match: match,
+            sourceStorage: .of(old, in: source), sourceIsOrdered: wasOrdered, sourceInverse: old.inverse, changes: changes)
     }
 
     private mutating func added(_ relationship: RelationshipDescription) -> InferredMapping.Relationship {
@@ -180,8 +180,8 @@ struct PropertyInference {
         }
         return InferredMapping.Relationship(
             name: relationship.name, destination: relationship.destination, isToMany: relationship.isToMany,
-            isOrdered: relationship.isToMany && relationship.isOrdered, storage: .of(relationship, in: destination), source: nil, match: nil,
-            sourceStorage: nil, sourceIsOrdered: nil, changes: [])
+            isOrdered: relationship.isToMany && relationship.isOrdered, inverse: relationship.inverse, storage: .of(relationship, in: destination),
+            source: nil, match: nil, sourceStorage: nil, sourceIsOrdered: nil, sourceInverse: nil, changes: [])
     }
 
     // MARK: - Shared

@@ -77,16 +77,22 @@ extension PersistentStore {
         }
     }
 
-    /// `INSERT INTO <table> (…) SELECT … FROM src.<table> WHERE Z_ENT = <source number>`.
+    /// `INSERT INTO <table> (…) SELECT … FROM src.<table> o WHERE Z_ENT = <source number>`.
+    ///
+    /// A to-one that was stored another way (a to-many become to-one, a many-to-many become
+    /// one-to-many or one-to-one) takes its column from the old relationship's links, joined
+    /// by the object's key: each object's one destination. That each has at most one was
+    /// checked before anything was written (``objectsWithSeveralDestinations(of:in:)``).
     private func copyStatement(
         _ entity: StoreCopyPlan.Entity, into target: EntityMapping, from: EntityMapping, source: PersistentStore, names: [String: String]
     ) throws(StoreError) -> (String, [SQLiteValue]) {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        var expressions = ["Z_PK", "\(target.number)", "Z_OPT"]
+        var expressions = ["o.Z_PK", "\(target.number)", "o.Z_OPT"]
         var values: [SQLiteValue] = []
+        var joins: [String] = []
         for attribute in target.attributes {
             guard let column = attribute.column, let origin = entity.attributes[attribute.attribute.name] else { continue }
-            let old = origin.source.flatMap { from.attribute(named: $0)?.column }
+            let old = origin.source.flatMap { from.attribute(named: $0)?.column }.map { "o.\($0)" }
             columns.append(column)
             switch (old, origin.fill) {
             case (let old?, nil): expressions.append(old)
@@ -102,24 +108,59 @@ extension PersistentStore {
         for relationship in target.relationships {
             guard case .foreignKey(let column, let entityColumn, let orderColumn) = relationship.storage,
                 let sourceName = entity.relationships[relationship.relationship.name],
-                case .foreignKey(let oldColumn, let oldEntityColumn, let oldOrderColumn)? = from.relationship(named: sourceName)?.storage,
-                let oldDestination = from.relationship(named: sourceName).flatMap({ source.mappings[$0.relationship.destination] })
+                let old = toOneSource(sourceName, of: from, source: source, alias: "l\(joins.count)")
             else { continue }
+            if let join = old.join { joins.append(join) }
             columns.append(column)
-            expressions.append(oldColumn)
+            expressions.append(old.destination)
             if let entityColumn {
                 // Entity numbers differ between the models: translate the source's.
-                let numberOf = oldEntityColumn ?? "(SELECT e.Z_ENT FROM src.\(oldDestination.table) e WHERE e.Z_PK = \(oldColumn))"
                 columns.append(entityColumn)
-                expressions.append(entityNumberTranslation(numberOf, source: source, names: names))
+                expressions.append(entityNumberTranslation(old.entityNumber, source: source, names: names))
             }
             if let orderColumn {
                 columns.append(orderColumn)
-                expressions.append(oldOrderColumn ?? "CASE WHEN \(oldColumn) IS NULL THEN NULL ELSE (ROW_NUMBER() OVER (PARTITION BY \(oldColumn) ORDER BY Z_PK) + 1) * 1024 END")
+                expressions.append(old.order ?? "CASE WHEN \(old.destination) IS NULL THEN NULL ELSE \(PersistentStore.position(partition: old.destination, order: "o.Z_PK")) END")
             }
         }
-        let sql = "INSERT INTO \(target.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(from.table) WHERE Z_ENT = \(from.number)"
+        let sql = "INSERT INTO \(target.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(from.table) o \(joins.joined(separator: " ")) WHERE o.Z_ENT = \(from.number)"
         return (sql, values)
+    }
+
+    /// Where a destination to-one takes its values from, as expressions over the source row
+    /// `o` (and the joined links, when it was stored another way).
+    private struct ToOneSource {
+        /// `LEFT JOIN (<links>) <alias> ON …`, when the old relationship was not a column of `o`.
+        var join: String?
+        /// The destination's key.
+        var destination: String
+        /// The destination's entity number in the source.
+        var entityNumber: String
+        /// The object's stored position among the destination's (an ordered inverse), if the source has one.
+        var order: String?
+    }
+
+    /// The source of a destination to-one: the old column itself, or the old relationship's
+    /// links joined by the object's key under `alias`.
+    private func toOneSource(_ name: String, of from: EntityMapping, source: PersistentStore, alias: String) -> ToOneSource? {
+        guard let old = from.relationship(named: name), let destination = source.mappings[old.relationship.destination] else { return nil }
+        if case .foreignKey(let column, let entityColumn, let orderColumn) = old.storage {
+            return ToOneSource(
+                join: nil, destination: "o.\(column)",
+                entityNumber: entityColumn.map { "o.\($0)" } ?? "(SELECT e.Z_ENT FROM src.\(destination.table) e WHERE e.Z_PK = o.\(column))",
+                order: orderColumn.map { "o.\($0)" })
+        }
+        guard let links = source.links(of: name, in: from, schema: "src.") else { return nil }
+        return ToOneSource(
+            join: "LEFT JOIN (\(links.select)) \(alias) ON \(alias).a = o.Z_PK", destination: "\(alias).b",
+            entityNumber: "(SELECT e.Z_ENT FROM \(links.destinationTable) e WHERE e.Z_PK = \(alias).b)",
+            order: links.hasInverseOrder ? "\(alias).sb" : nil)
+    }
+
+    /// A new `Z_FOK_` value: the row's place within its partition, read in `order`, as Core
+    /// Data numbers fresh sequences (2048, 3072, …).
+    private static func position(partition: String, order: String) -> String {
+        "(ROW_NUMBER() OVER (PARTITION BY \(partition) ORDER BY \(order)) + 1) * 1024"
     }
 
     /// A `CASE` that turns a source entity number into this store's number for the entity
@@ -131,8 +172,10 @@ extension PersistentStore {
         return cases.isEmpty ? "NULL" : "CASE \(expression) \(cases.joined(separator: " ")) END"
     }
 
-    /// One `INSERT … SELECT` per join table of the destination whose relationship comes
-    /// from a source join table.
+    /// One `INSERT … SELECT` per join table of the destination, from the links of the
+    /// relationship it comes from, however that was stored (a join table, a to-one's column,
+    /// a to-many's inverse column). A stored order is kept; a side that becomes ordered takes
+    /// the order its links are read in, by key.
     private func joinTableStatements(_ plan: StoreCopyPlan, source: PersistentStore) throws(StoreError) -> [(String, [SQLiteValue])] {
         var done: Set<String> = []
         var statements: [(String, [SQLiteValue])] = []
@@ -142,46 +185,23 @@ extension PersistentStore {
             for relationship in target.relationships {
                 guard case .joinTable(let join) = relationship.storage, !done.contains(join.table),
                     let sourceName = entity.relationships[relationship.relationship.name],
-                    let oldStorage = from.relationship(named: sourceName)?.storage
+                    let links = source.links(of: sourceName, in: from, schema: "src.")
                 else { continue }
-                if case .foreignKey(let column, _, _) = oldStorage {
-                    // A to-one become a many-to-many: one join row per object that had a destination.
-                    done.insert(join.table)
-                    statements.append(joinRowsFromForeignKey(join, column: column, from: from))
-                    continue
-                }
-                guard case .joinTable(let old) = oldStorage else { continue }
                 done.insert(join.table)
                 var columns = [join.sourceColumn, join.destinationColumn]
-                var expressions = [old.sourceColumn, old.destinationColumn]
+                var expressions = ["a", "b"]
                 if let order = join.orderColumn {
                     columns.append(order)
-                    expressions.append(old.orderColumn ?? "(ROW_NUMBER() OVER (PARTITION BY \(old.sourceColumn) ORDER BY \(old.destinationColumn)) + 1) * 1024")
+                    expressions.append(links.hasOwnerOrder ? "ra" : PersistentStore.position(partition: "a", order: "b"))
                 }
                 if let inverse = join.inverseOrderColumn {
                     columns.append(inverse)
-                    expressions.append(old.inverseOrderColumn ?? "(ROW_NUMBER() OVER (PARTITION BY \(old.destinationColumn) ORDER BY \(old.sourceColumn)) + 1) * 1024")
+                    expressions.append(links.hasInverseOrder ? "sb" : PersistentStore.position(partition: "b", order: "a"))
                 }
-                statements.append(("INSERT INTO \(join.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(old.table)", []))
+                statements.append(("INSERT INTO \(join.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM (\(links.select))", []))
             }
         }
         return statements
-    }
-
-    /// The join rows of a relationship that was a to-one stored in `column` of `from`'s table.
-    private func joinRowsFromForeignKey(_ join: JoinTable, column: String, from: EntityMapping) -> (String, [SQLiteValue]) {
-        var columns = [join.sourceColumn, join.destinationColumn]
-        var expressions = ["Z_PK", column]
-        if let order = join.orderColumn {
-            columns.append(order)
-            expressions.append("2048")
-        }
-        if let inverse = join.inverseOrderColumn {
-            columns.append(inverse)
-            expressions.append("(ROW_NUMBER() OVER (PARTITION BY \(column) ORDER BY Z_PK) + 1) * 1024")
-        }
-        let numbers = from.numbersWithDescendants.map(String.init).joined(separator: ", ")
-        return ("INSERT INTO \(join.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(from.table) WHERE Z_ENT IN (\(numbers)) AND \(column) IS NOT NULL", [])
     }
 
     /// `Z_MAX` of each entity: the source entity's counter, and never below the largest key

@@ -22,12 +22,15 @@ enum MigrateCommand {
             identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
             stored. A step Core Data cannot infer is refused with its code, 134140 when a mapping model is \
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
-            change; the command then fails. --plan only shows the plan. Otherwise the migration runs (it \
-            needs --write): each step writes a new file beside the store with every object and its key, \
-            join tables and ordering, defaults and renames carried and the store's UUID kept; the last is \
-            validated against the rules of the target version the migration changes (a value copied \
-            under an unchanged rule is not read again; verify checks every rule) and only then put in the \
-            store's place, the old store kept as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
+            change; the command then fails. A relationship that changes shape (one-to-one, one-to-many, \
+            many-to-many, either way) keeps its links; a to-many that becomes a to-one where an object has \
+            several destinations is refused with 134110, naming how many and one of them. --plan only \
+            shows the plan. Otherwise the migration runs (it needs --write): each step writes a new file \
+            beside the store with every object and its key, join tables and ordering, defaults and \
+            renames carried and the store's UUID kept; the last is validated against the rules of the \
+            target version the migration changes (a value copied under an unchanged rule is not read \
+            again; verify checks every rule) and only then put in the store's place, the old store kept \
+            as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
             what would fail validation, changing nothing. A migration that fails says why, exits non-zero \
             and leaves the store as it was. The store is then reopened with the target version's model.
             """
