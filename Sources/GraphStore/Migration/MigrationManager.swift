@@ -117,16 +117,42 @@ public struct MigrationManager: Sendable {
         guard !plan.steps.isEmpty else {
             return Outcome(plan: plan, replacedStore: false, backup: nil, objectCounts: [:], validationFailures: [], preexistingFailures: [])
         }
-        if !options.isDryRun { try settleLog(of: path) }
+        if !options.isDryRun {
+            try settleLog(of: path)
+            StoreReplacement.removeLeftovers(of: path)
+        }
         let scratch = options.isDryRun
             ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
             : path + ".migrating"
+        let move = try externalStorageMove(for: path, scratch: scratch, plan: plan, isDryRun: options.isDryRun)
+        defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: move.folder.path) } }
+        let outcome: Outcome
+        do {
+            outcome = try migrate(path, plan: plan, scratch: scratch, move: move, options: options, progress: progress)
+        } catch {
+            move.files.rolledBack()
+            throw error
+        }
+        if outcome.replacedStore {
+            // The migrated store is in place: the files only the old store named go (the
+            // backup has its copy); a kill before this leaves them as orphans, harmless.
+            for name in move.inlined { unlink(move.folder.externalDataFile(named: name)) }
+        }
+        move.files.forget()
+        return outcome
+    }
+
+    /// Runs the plan's steps into `scratch`, checks the result and, unless a dry run, puts
+    /// it in place of the store at `path`.
+    private func migrate(
+        _ path: String, plan: MigrationPlan, scratch: String, move: ExternalStorageMove, options: Options, progress: (Progress) -> Void
+    ) throws(MigrationRunError) -> Outcome {
         var current = path
         for (index, step) in plan.steps.enumerated() {
             let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
             StoreReplacement.remove(next)
             do {
-                try run(step, from: current, to: next) { copied in
+                try run(step, from: current, to: next, move: move) { copied in
                     progress(Progress(
                         step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
                         objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
@@ -154,7 +180,7 @@ public struct MigrationManager: Sendable {
         }
         let backup = options.keepsBackup ? MigrationManager.backupPath(for: path) : nil
         do {
-            try StoreReplacement.replace(path, with: current, backup: backup)
+            try StoreReplacement.replace(path, with: current, backup: backup, newFiles: Set(move.written))
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -162,6 +188,17 @@ public struct MigrationManager: Sendable {
         return Outcome(
             plan: plan, replacedStore: true, backup: backup, objectCounts: checked.counts, validationFailures: [],
             preexistingFailures: checked.preexisting)
+    }
+
+    /// The folder the migrated store's external data files are read from and written to.
+    /// A real run uses the store's own (the migrated file takes the store's name, and so its
+    /// folder). A dry run writes nothing beside the store: its scratch file's folder, in the
+    /// temporary directory, lends the store's files by link when a step moves values.
+    private func externalStorageMove(for path: String, scratch: String, plan: MigrationPlan, isDryRun: Bool) throws(MigrationRunError) -> ExternalStorageMove {
+        guard isDryRun else { return ExternalStorageMove(folder: StoreSupportFolder(storePath: path)) }
+        let folder = StoreSupportFolder(storePath: scratch)
+        if plan.movesExternalData { try StoreReplacement.lendExternalDataFiles(of: path, to: folder) }
+        return ExternalStorageMove(folder: folder)
     }
 
     /// Moves whatever the store's write-ahead log holds into the main file, so that the file
@@ -179,14 +216,17 @@ public struct MigrationManager: Sendable {
 
     /// Runs one step: the store at `source` (of the step's source version) copied into a
     /// new store at `destination`.
-    private func run(_ step: MigrationStep, from source: String, to destination: String, progress: (Int) -> Void) throws(MigrationRunError) {
+    private func run(
+        _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, progress: (Int) -> Void
+    ) throws(MigrationRunError) {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
         }
         do {
             let store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
             try PersistentStore.createMigrated(
-                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), progress: progress)
+                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), move: move,
+                progress: progress)
         } catch {
             throw .store(error)
         }
