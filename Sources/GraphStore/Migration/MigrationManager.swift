@@ -133,9 +133,10 @@ public struct MigrationManager: Sendable {
             move.files.rolledBack()
             throw error
         }
-        if outcome.replacedStore {
+        if outcome.replacedStore, !(outcome.backup.map { StoreReplacement.sharesSupportFolder(path, $0) } ?? false) {
             // The migrated store is in place: the files only the old store named go (the
-            // backup has its copy); a kill before this leaves them as orphans, harmless.
+            // backup has its copy, unless the folder is the backup's too); a kill before
+            // this leaves them as orphans, harmless.
             for name in move.inlined { unlink(move.folder.externalDataFile(named: name)) }
         }
         move.files.forget()

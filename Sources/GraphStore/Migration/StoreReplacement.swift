@@ -61,7 +61,11 @@ enum StoreReplacement {
     /// on with the folder as it is (its rows keep their references), and a later save of it
     /// may remove files the backup's rows still name. A folder left beside an older backup
     /// of the same name belongs to the file this backup replaces.
+    /// A store file without an extension and its backup have one support folder between
+    /// them (`App` and `App.backup` both have `.App_SUPPORT`): it is left as it is, theirs
+    /// together.
     private static func keepSupportFolder(of path: String, besideBackup backup: String, leavingOut newFiles: Set<String>) throws(MigrationRunError) {
+        guard !sharesSupportFolder(path, backup) else { return }
         let stale = StoreSupportFolder(storePath: backup)
         if FileManager.default.fileExists(atPath: stale.path) { try? FileManager.default.removeItem(atPath: stale.path) }
         do {
@@ -69,6 +73,12 @@ enum StoreReplacement {
         } catch {
             throw .fileSystem(path: stale.path, operation: "copy the external data folder", reason: "\(error)")
         }
+    }
+
+    /// Whether the store files at `path` and `other` have the same support folder (its
+    /// name leaves out the file's extension).
+    static func sharesSupportFolder(_ path: String, _ other: String) -> Bool {
+        StoreSupportFolder(storePath: path).path == StoreSupportFolder(storePath: other).path
     }
 
     /// Removes what a migration of the store at `path` that was killed left beside it: the

@@ -191,3 +191,20 @@ extension MigrationTests.ExternalStorageMigrationTests {
         #expect(try Self.read(try #require(outcome.backup), model: v1) == Self.values)
     }
 }
+
+extension MigrationTests.ExternalStorageMigrationTests {
+    /// A store file without an extension shares its support folder's name with its backup
+    /// (`store` and `store.backup` both have `.store_SUPPORT`): the folder is theirs
+    /// together, so the migration neither replaces it with a copy of itself nor removes
+    /// the files the backup still names.
+    @Test(arguments: [false, true]) func aStoreWithoutExtensionKeepsItsFolderForItselfAndItsBackup(keepsExternal: Bool) throws {
+        let (v1, v2) = (try Self.model(external: true), try Self.model(external: keepsExternal, note: true))
+        let named = try Self.store(external: true)
+        let path = (named as NSString).deletingPathExtension
+        try FileManager.default.moveItem(atPath: named, toPath: path)   // .store_SUPPORT is the folder of both names
+        #expect(try Self.read(path, model: v1) == Self.values)
+        let outcome = try MigrationManager(versions: F.versions(v1, v2)).migrate(storeAt: path)
+        #expect(try Self.read(path, model: v2) == Self.values)
+        #expect(try Self.read(try #require(outcome.backup), model: v1) == Self.values)
+    }
+}
