@@ -125,7 +125,7 @@ public struct MigrationManager: Sendable {
             ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
             : path + ".migrating"
         let move = try externalStorageMove(for: path, scratch: scratch, plan: plan, isDryRun: options.isDryRun)
-        defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: move.folder.path) } }
+        defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: StoreSupportFolder(storePath: scratch).path) } }
         let outcome: Outcome
         do {
             outcome = try migrate(path, plan: plan, scratch: scratch, move: move, options: options, progress: progress)
@@ -167,7 +167,9 @@ public struct MigrationManager: Sendable {
         }
         let checked: Checked
         do {
-            checked = try check(current, of: path, plan: plan)
+            // A dry run's folder exists when a step moved values; otherwise the store's own.
+            let folder = move.folder.exists ? move.folder : StoreSupportFolder(storePath: path)
+            checked = try check(current, of: path, plan: plan, folder: folder)
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -310,15 +312,13 @@ public struct MigrationManager: Sendable {
     /// Opens the migrated store at `path` with the destination model (its layout must
     /// fit), counts its objects against the plan, and validates them; when any fail, the
     /// failures the original store already had are set apart (the original is validated
-    /// only then: most stores have none, and it costs a second pass). The original's external data
-    /// folder is lent to the new file while it is checked (the new file takes the
-    /// original's name, and so its folder, when it replaces it).
-    private func check(_ path: String, of original: String, plan: MigrationPlan) throws(MigrationRunError) -> Checked {
+    /// only then: most stores have none, and it costs a second pass). The new file's
+    /// external data files are read from `folder`: the original's (the new file takes the
+    /// original's name, and so its folder, when it replaces it), or a dry run's.
+    private func check(_ path: String, of original: String, plan: MigrationPlan, folder: StoreSupportFolder) throws(MigrationRunError) -> Checked {
         guard let last = plan.steps.last, let version = versions.version(named: last.destination) else { return Checked() }
-        let lent = StoreReplacement.lendSupportFolder(of: original, to: path)
-        defer { lent.map { try? FileManager.default.removeItem(atPath: $0) } }
         do {
-            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
+            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true, supportFolder: folder)
             var counts: [String: Int] = [:]
             for mapping in store.allMappings { counts[mapping.name] = try store.count(of: mapping) }
             for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key }) where counts[entity] != expected {

@@ -30,16 +30,6 @@ enum StoreReplacement {
         guard fsync(descriptor) == 0 else { throw failure(path, "fsync", errno) }
     }
 
-    /// Links `store`'s external data folder (`.<name>_SUPPORT`) in as `other`'s, when
-    /// `store` has one and `other` has none; returns the link to remove afterwards.
-    static func lendSupportFolder(of store: String, to other: String) -> String? {
-        let folder = StoreSupportFolder(storePath: store).path
-        let link = StoreSupportFolder(storePath: other).path
-        guard FileManager.default.fileExists(atPath: folder), !FileManager.default.fileExists(atPath: link) else { return nil }
-        let target = URL(fileURLWithPath: folder).standardizedFileURL.path
-        return (try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)) == nil ? nil : link
-    }
-
     /// Gives `folder` (a dry run's, in the temporary directory) a symbolic link to each of
     /// `store`'s external data files, so that the values a step reads are found there
     /// beside the ones it writes, and nothing is written beside the store.
@@ -83,14 +73,11 @@ enum StoreReplacement {
 
     /// Removes what a migration of the store at `path` that was killed left beside it: the
     /// copies of support folders it was making (the backup's, see
-    /// ``StoreSupportFolder/removeAbandonedCopies()``) and the link that lent the store's
-    /// folder to the migrated file while it was checked. Its `.migrating` files go as each
+    /// ``StoreSupportFolder/removeAbandonedCopies()``). Its `.migrating` files go as each
     /// step begins.
     static func removeLeftovers(of path: String) {
         StoreSupportFolder(storePath: path).removeAbandonedCopies()
         StoreSupportFolder(storePath: MigrationManager.backupPath(for: path)).removeAbandonedCopies()
-        let lent = StoreSupportFolder(storePath: path + ".migrating").path
-        if (try? FileManager.default.destinationOfSymbolicLink(atPath: lent)) != nil { unlink(lent) }
     }
 
     /// Removes a store file and whatever SQLite keeps beside it.

@@ -217,3 +217,21 @@ extension MigrationTests.ExternalStorageMigrationTests {
         #expect(try Self.read(try #require(outcome.backup), model: v1) == Self.values)
     }
 }
+
+extension MigrationTests.ExternalStorageMigrationTests {
+    /// Off, then on again in a later migration, with the first migration's backup (and its
+    /// copy of the folder) still beside the store: the second reads and writes the store's
+    /// own folder, and its backup replaces the first.
+    @Test func turnedOffThenOnAgainBesideAnEarlierBackup() throws {
+        let (v1, v2, v3) = (try Self.model(external: true), try Self.model(external: false), try Self.model(external: true, note: true))
+        let path = try Self.store(external: true)
+        try MigrationManager(versions: F.versions(v1, v2)).migrate(storeAt: path)
+        #expect(StoreSupportFolder(storePath: MigrationManager.backupPath(for: path)).exists)
+        let outcome = try MigrationManager(versions: F.versions(v1, v2, v3)).migrate(storeAt: path)
+        #expect(outcome.plan.steps.count == 1)
+        #expect(try Self.read(path, model: v3) == Self.values)
+        #expect(try Self.anomalies(path, model: v3).isEmpty)
+        #expect(try Self.read(try #require(outcome.backup), model: v2) == Self.values)
+        #expect(try Self.anomalies(try #require(outcome.backup), model: v2).isEmpty)
+    }
+}
