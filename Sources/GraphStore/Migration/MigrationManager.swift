@@ -9,7 +9,10 @@ import Foundation
 /// required attributes filled with their defaults, renamed entities and properties carried
 /// through their renaming identifiers, `Z_PRIMARYKEY` counters kept, and `Z_METADATA`
 /// rewritten for the new version with the store's UUID kept. Rows are streamed by SQLite
-/// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
+/// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded. The values of
+/// an attribute whose "Allows External Storage" changes are then moved, in batches, between
+/// the table and files of the store's support folder, as a save of the new version would
+/// store them (`ExternalStorageMove`).
 ///
 /// The last step's file is opened with the destination model, its objects counted and
 /// validated; only then does it replace the store (synced to disk, one `rename`), the old
