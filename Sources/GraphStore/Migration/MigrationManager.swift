@@ -9,7 +9,10 @@ import Foundation
 /// required attributes filled with their defaults, renamed entities and properties carried
 /// through their renaming identifiers, `Z_PRIMARYKEY` counters kept, and `Z_METADATA`
 /// rewritten for the new version with the store's UUID kept. Rows are streamed by SQLite
-/// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded.
+/// (`INSERT … SELECT`, one transaction per entity), so memory stays bounded. The values of
+/// an attribute whose "Allows External Storage" changes are then moved, in batches, between
+/// the table and files of the store's support folder, as a save of the new version would
+/// store them (`ExternalStorageMove`).
 ///
 /// A relationship whose storage changes shape (one-to-one, one-to-many and many-to-many
 /// into one another, from either side, a to-many side becoming ordered or unordered on the
@@ -127,16 +130,43 @@ public struct MigrationManager: Sendable {
         guard !plan.steps.isEmpty else {
             return Outcome(plan: plan, replacedStore: false, backup: nil, objectCounts: [:], validationFailures: [], preexistingFailures: [])
         }
-        if !options.isDryRun { try settleLog(of: path) }
+        if !options.isDryRun {
+            try settleLog(of: path)
+            StoreReplacement.removeLeftovers(of: path)
+        }
         let scratch = options.isDryRun
             ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
             : path + ".migrating"
+        let move = try externalStorageMove(for: path, scratch: scratch, plan: plan, isDryRun: options.isDryRun)
+        defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: StoreSupportFolder(storePath: scratch).path) } }
+        let outcome: Outcome
+        do {
+            outcome = try migrate(path, plan: plan, scratch: scratch, move: move, options: options, progress: progress)
+        } catch {
+            move.files.rolledBack()
+            throw error
+        }
+        if outcome.replacedStore, !(outcome.backup.map { StoreReplacement.sharesSupportFolder(path, $0) } ?? false) {
+            // The migrated store is in place: the files only the old store named go (the
+            // backup has its copy, unless the folder is the backup's too); a kill before
+            // this leaves them as orphans, harmless.
+            for name in move.inlined { unlink(move.folder.externalDataFile(named: name)) }
+        }
+        move.files.forget()
+        return outcome
+    }
+
+    /// Runs the plan's steps into `scratch`, checks the result and, unless a dry run, puts
+    /// it in place of the store at `path`.
+    private func migrate(
+        _ path: String, plan: MigrationPlan, scratch: String, move: ExternalStorageMove, options: Options, progress: (Progress) -> Void
+    ) throws(MigrationRunError) -> Outcome {
         var current = path
         for (index, step) in plan.steps.enumerated() {
             let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
             StoreReplacement.remove(next)
             do {
-                try run(step, from: current, to: next) { copied in
+                try run(step, from: current, to: next, move: move) { copied in
                     progress(Progress(
                         step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
                         objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
@@ -150,7 +180,9 @@ public struct MigrationManager: Sendable {
         }
         let checked: Checked
         do {
-            checked = try check(current, of: path, plan: plan)
+            // A dry run's folder exists when a step moved values; otherwise the store's own.
+            let folder = move.folder.exists ? move.folder : StoreSupportFolder(storePath: path)
+            checked = try check(current, of: path, plan: plan, folder: folder)
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -164,7 +196,7 @@ public struct MigrationManager: Sendable {
         }
         let backup = options.keepsBackup ? MigrationManager.backupPath(for: path) : nil
         do {
-            try StoreReplacement.replace(path, with: current, backup: backup)
+            try StoreReplacement.replace(path, with: current, backup: backup, newFiles: Set(move.written))
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -172,6 +204,17 @@ public struct MigrationManager: Sendable {
         return Outcome(
             plan: plan, replacedStore: true, backup: backup, objectCounts: checked.counts, validationFailures: [],
             preexistingFailures: checked.preexisting)
+    }
+
+    /// The folder the migrated store's external data files are read from and written to.
+    /// A real run uses the store's own (the migrated file takes the store's name, and so its
+    /// folder). A dry run writes nothing beside the store: its scratch file's folder, in the
+    /// temporary directory, lends the store's files by link when a step moves values.
+    private func externalStorageMove(for path: String, scratch: String, plan: MigrationPlan, isDryRun: Bool) throws(MigrationRunError) -> ExternalStorageMove {
+        guard isDryRun else { return ExternalStorageMove(folder: StoreSupportFolder(storePath: path)) }
+        let folder = StoreSupportFolder(storePath: scratch)
+        if plan.movesExternalData { try StoreReplacement.lendExternalDataFiles(of: path, to: folder) }
+        return ExternalStorageMove(folder: folder)
     }
 
     /// Moves whatever the store's write-ahead log holds into the main file, so that the file
@@ -189,7 +232,9 @@ public struct MigrationManager: Sendable {
 
     /// Runs one step: the store at `source` (of the step's source version) copied into a
     /// new store at `destination`.
-    private func run(_ step: MigrationStep, from source: String, to destination: String, progress: (Int) -> Void) throws(MigrationRunError) {
+    private func run(
+        _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, progress: (Int) -> Void
+    ) throws(MigrationRunError) {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
         }
@@ -204,7 +249,8 @@ public struct MigrationManager: Sendable {
         guard refusals.isEmpty else { throw .refused(refusals) }
         do {
             try PersistentStore.createMigrated(
-                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), progress: progress)
+                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), move: move,
+                progress: progress)
         } catch {
             throw .store(error)
         }
@@ -298,15 +344,13 @@ public struct MigrationManager: Sendable {
     /// Opens the migrated store at `path` with the destination model (its layout must
     /// fit), counts its objects against the plan, and validates them; when any fail, the
     /// failures the original store already had are set apart (the original is validated
-    /// only then: most stores have none, and it costs a second pass). The original's external data
-    /// folder is lent to the new file while it is checked (the new file takes the
-    /// original's name, and so its folder, when it replaces it).
-    private func check(_ path: String, of original: String, plan: MigrationPlan) throws(MigrationRunError) -> Checked {
+    /// only then: most stores have none, and it costs a second pass). The new file's
+    /// external data files are read from `folder`: the original's (the new file takes the
+    /// original's name, and so its folder, when it replaces it), or a dry run's.
+    private func check(_ path: String, of original: String, plan: MigrationPlan, folder: StoreSupportFolder) throws(MigrationRunError) -> Checked {
         guard let last = plan.steps.last, let version = versions.version(named: last.destination) else { return Checked() }
-        let lent = StoreReplacement.lendSupportFolder(of: original, to: path)
-        defer { lent.map { try? FileManager.default.removeItem(atPath: $0) } }
         do {
-            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
+            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true, supportFolder: folder)
             var counts: [String: Int] = [:]
             for mapping in store.allMappings { counts[mapping.name] = try store.count(of: mapping) }
             for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key }) where counts[entity] != expected {

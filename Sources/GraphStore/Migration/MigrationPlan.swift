@@ -49,6 +49,17 @@ public struct MigrationPlan: Sendable, Hashable {
     public var refusals: [MigrationRefusal] { steps.flatMap(\.mapping.refusals) }
     /// Whether any step is refused: the migration cannot run.
     public var isRefused: Bool { steps.contains { $0.mapping.isRefused } }
+    /// Whether a step changes an attribute's "Allows External Storage", so that values move
+    /// between the table and files.
+    var movesExternalData: Bool {
+        steps.contains { step in
+            step.mapping.entities.contains { entity in
+                entity.attributes.contains { attribute in
+                    attribute.changes.contains { if case .externalStorageChanged = $0 { true } else { false } }
+                }
+            }
+        }
+    }
 
     /// Plans the chain from `source` to `target` (the bundle's current version when nil).
     ///

@@ -68,6 +68,10 @@ final class ExternalDataFiles {
         return name
     }
 
+    /// The names of the files written since the transaction began (a migration's whole
+    /// run is one such span, see ``ExternalStorageMove``).
+    var writtenNames: [String] { written }
+
     /// Marks a file for removal once the transaction commits.
     func release(_ name: String) {
         released.append(name)

@@ -149,7 +149,14 @@ public final class PersistentStore {
     /// `readOnly`), with an SQLite header, not cut short, and not being written by another
     /// process in a way this open cannot share (``StoreError/locked(path:holder:)``) — a lock
     /// that goes within SQLite's busy timeout (5 s) is waited for, as SQLite waits.
-    public init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool = true) throws(StoreError) {
+    public convenience init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool = true) throws(StoreError) {
+        try self.init(path: path, model: model, origin: origin, readOnly: readOnly, supportFolder: nil)
+    }
+
+    /// Opens an existing store whose external data files are in `supportFolder` rather than
+    /// beside the file (nil: beside it): a migrated file, checked before it takes the name,
+    /// and so the folder, of the store it replaces.
+    init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool, supportFolder: StoreSupportFolder?) throws(StoreError) {
         let file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: !readOnly)
         if let holder = StoreLocks.holder(of: file, forWriting: !readOnly, afterWaiting: .milliseconds(Int(Connection.defaultBusyTimeout))) {
             throw .locked(path: path, holder: holder > 0 ? holder : nil)
@@ -178,7 +185,7 @@ public final class PersistentStore {
             let opened = try PersistentStore.read(opening, model: model, origin: origin)
             self.path = path
             self.resolvedPath = file.resolvedPath
-            self.supportFolder = StoreSupportFolder(storePath: file.resolvedPath)
+            self.supportFolder = supportFolder ?? StoreSupportFolder(storePath: file.resolvedPath)
             self.isReadOnly = readOnly
             self.connection = connection
             self.privateCopy = copy

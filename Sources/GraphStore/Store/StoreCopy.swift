@@ -39,9 +39,11 @@ extension PersistentStore {
     ///
     /// Persistent history, when the source keeps it, comes along (``copyHistory(translation:)``).
     /// SQLite streams each `INSERT … SELECT` (memory stays bounded however many rows);
-    /// each entity is one transaction. `progress` is called after each entity with the
-    /// objects copied so far.
-    func copyObjects(from source: PersistentStore, plan: StoreCopyPlan, progress: (Int) -> Void) throws(StoreError) {
+    /// each entity is one transaction. Values of an attribute whose "Allows External
+    /// Storage" changed are then moved into the new form, with `move`'s files
+    /// (``moveExternalValues(_:of:from:move:)``). `progress` is called after each entity
+    /// with the objects copied so far.
+    func copyObjects(from source: PersistentStore, plan: StoreCopyPlan, move: ExternalStorageMove, progress: (Int) -> Void) throws(StoreError) {
         let sourceURI = source.privateCopy ?? StoreFile.immutableURI(source.resolvedPath)
         do {
             try connection.prepare("ATTACH DATABASE ? AS src").execute([.text(sourceURI)])
@@ -58,6 +60,7 @@ extension PersistentStore {
                 try connection.transaction {
                     try connection.prepare(sql).execute(values)
                 }
+                try moveExternalValues(entity, of: target, from: from, move: move)
                 copied += try count(of: target)
                 progress(copied)
             }
@@ -225,13 +228,14 @@ extension PersistentStore {
     /// Creates a store of `model` at `path` holding `source`'s objects as the plan maps them,
     /// with `source`'s metadata moved to `model` (its UUID kept), and closes it with
     /// everything in the main file (no log left beside it). On failure nothing is left at
-    /// `path`.
+    /// `path` (the files `move` wrote are the caller's to remove).
     static func createMigrated(
-        at path: String, model: ManagedObjectModel, from source: PersistentStore, plan: StoreCopyPlan, progress: (Int) -> Void
+        at path: String, model: ManagedObjectModel, from source: PersistentStore, plan: StoreCopyPlan, move: ExternalStorageMove,
+        progress: (Int) -> Void
     ) throws(StoreError) {
         do throws(StoreError) {
             let store = try create(at: path, model: model, metadata: StoreMetadata(migrating: source.metadata, to: model))
-            try store.copyObjects(from: source, plan: plan, progress: progress)
+            try store.copyObjects(from: source, plan: plan, move: move, progress: progress)
             do {
                 try store.checkpoint()
             } catch {

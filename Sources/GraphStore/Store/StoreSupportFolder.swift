@@ -57,24 +57,64 @@ public struct StoreSupportFolder: Sendable, Hashable {
 
     /// Copies the folder to sit beside the store file at `storePath` (its own support
     /// folder there), and returns that folder; nil when this store has no support folder
-    /// (nothing to copy). The copy is made under a temporary name and renamed into place,
-    /// so a copy cut short never passes for a whole one. A support folder already at the
-    /// destination is an error (``StoreError/alreadyExists(path:)``): it belongs to another
-    /// store.
+    /// (nothing to copy). The copy is made under a temporary name (``partialSuffix`` + a
+    /// UUID) and renamed into place, so a copy cut short never passes for a whole one; the
+    /// copying process holds an exclusive `flock` on it meanwhile, which tells
+    /// ``removeAbandonedCopies()`` a copy in progress from one a killed process left. A
+    /// support folder already at the destination is an error
+    /// (``StoreError/alreadyExists(path:)``): it belongs to another store. The external data
+    /// files named in `leavingOut` are not part of the copy.
     @discardableResult
-    public func copy(besideStoreAt storePath: String) throws(StoreError) -> StoreSupportFolder? {
+    public func copy(besideStoreAt storePath: String, leavingOut: Set<String> = []) throws(StoreError) -> StoreSupportFolder? {
         guard exists else { return nil }
         let destination = StoreSupportFolder(storePath: storePath)
         let manager = FileManager.default
         guard !manager.fileExists(atPath: destination.path) else { throw .alreadyExists(path: destination.path) }
-        let partial = destination.path + ".partial-" + UUID().uuidString
+        let partial = destination.path + Self.partialSuffix + UUID().uuidString
+        var lock: Int32 = -1
+        defer { if lock >= 0 { close(lock) } }
         do {
-            try manager.copyItem(atPath: path, toPath: partial)
+            guard mkdir(partial, 0o755) == 0 else { throw SystemError(code: errno) }
+            lock = open(partial, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard lock >= 0, flock(lock, LOCK_EX) == 0 else { throw SystemError(code: errno) }
+            for child in try manager.contentsOfDirectory(atPath: path) {
+                try manager.copyItem(atPath: path + "/" + child, toPath: partial + "/" + child)
+            }
+            for name in leavingOut where ExternalDataReference.isSafe(name) && manager.fileExists(atPath: partial + "/_EXTERNAL_DATA/" + name) {
+                try manager.removeItem(atPath: partial + "/_EXTERNAL_DATA/" + name)
+            }
             try manager.moveItem(atPath: partial, toPath: destination.path)
         } catch {
             try? manager.removeItem(atPath: partial)
-            throw .fileSystemError(path: destination.path, operation: "copy the support folder \(path)", reason: error.localizedDescription)
+            let reason = (error as? SystemError)?.message ?? error.localizedDescription
+            throw .fileSystemError(path: destination.path, operation: "copy the support folder \(path)", reason: reason)
         }
         return destination
+    }
+
+    /// What follows a support folder's name in the name of a copy of it being made:
+    /// `.<name>_SUPPORT.partial-<UUID>`.
+    public static let partialSuffix = ".partial-"
+
+    /// Removes the copies of this folder that a process killed while making them left
+    /// beside it (`.<name>_SUPPORT.partial-<UUID>`, see ``copy(besideStoreAt:leavingOut:)``),
+    /// and returns their paths. A copy another process is still making (it holds its lock)
+    /// is left alone, as is anything else in the directory.
+    @discardableResult
+    public func removeAbandonedCopies() -> [String] {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + Self.partialSuffix
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names.sorted() where name.hasPrefix(prefix) {
+            let partial = directory + "/" + name
+            let descriptor = open(partial, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
+            if (try? FileManager.default.removeItem(atPath: partial)) != nil { removed.append(partial) }
+        }
+        return removed
     }
 }
