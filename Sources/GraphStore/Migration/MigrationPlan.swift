@@ -43,6 +43,10 @@ public struct MigrationPlan: Sendable, Hashable {
         public var method: ModelVersionMatch.Method
         /// Why that version was taken among several that fit, when it was.
         public var choice: String?
+        /// Tables of the file that neither the model nor Core Data's own bookkeeping and
+        /// framework entities account for: the migrated store does not have them (the
+        /// backup keeps them).
+        public var tablesNotCarried: [String] = []
     }
 
     /// Every refusal of every step.
@@ -116,6 +120,7 @@ public struct MigrationPlan: Sendable, Hashable {
         self = try MigrationPlan(versions: versions, from: source, to: target).counted(match.objectCounts)
             .checkingLinks(ofStoreAt: match.store, versions: versions)
         store = Store(path: match.store, method: candidate.method, choice: match.choice)
+        self = namingTablesNotCarried(ofStoreAt: match.store, versions: versions)
     }
 
     /// The plan with each step's object counts filled in from the store's counts (objects

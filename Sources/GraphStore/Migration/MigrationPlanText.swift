@@ -17,6 +17,10 @@ extension MigrationPlan {
         if let store {
             lines.append("  the store is \(sourceVersion), found by its \(store.method.rawValue)")
             if let choice = store.choice { lines.append("  \(choice)") }
+            if !store.tablesNotCarried.isEmpty, !steps.isEmpty {
+                let tables = store.tablesNotCarried.joined(separator: ", ")
+                lines.append("  not carried: \(store.tablesNotCarried.count == 1 ? "table" : "tables") \(tables), which the model does not describe")
+            }
         }
         if isBackward { lines.append("  \(targetVersion) comes before \(sourceVersion) in the bundle: the steps walk the versions backwards") }
         for (index, step) in steps.enumerated() {

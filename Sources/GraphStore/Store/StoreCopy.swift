@@ -37,7 +37,7 @@ extension PersistentStore {
     /// Copies every object the plan names from `source` into this (new, empty) store, each
     /// with its `Z_PK` and `Z_OPT` kept, then the join tables, then `Z_MAX`.
     ///
-    /// Persistent history, when the source keeps it, comes along (``copyHistory(translation:)``).
+    /// Persistent history, when the source keeps it, comes along (``copyFrameworkTables(of:translation:)``).
     /// SQLite streams each `INSERT … SELECT` (memory stays bounded however many rows);
     /// each entity is one transaction. Values of an attribute whose "Allows External
     /// Storage" changed are then moved into the new form, with `move`'s files
@@ -69,7 +69,7 @@ extension PersistentStore {
                     try connection.prepare(sql).execute(values)
                 }
                 try setKeyCounters(plan, source: source)
-                try copyHistory { entityNumberTranslation($0, source: source, names: plan.destinationNames) }
+                try copyFrameworkTables(of: source) { entityNumberTranslation($0, source: source, names: plan.destinationNames) }
             }
         } catch let error as StoreError {
             throw error
