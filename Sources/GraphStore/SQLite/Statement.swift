@@ -207,6 +207,15 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with a column's text as UTF-8 bytes (what `sqlite3_column_text` gives,
+    /// without copying them), or returns nil when NULL. The bytes are SQLite's, valid only
+    /// until `body` returns: `body` must not keep the buffer.
+    func withTextBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return body(UnsafeBufferPointer(start: text, count: count))
+    }
+
     /// A column as bytes, or nil when NULL.
     func data(_ index: Int) -> Data? {
         let i = Int32(index)

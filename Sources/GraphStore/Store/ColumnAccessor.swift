@@ -98,39 +98,58 @@ enum ColumnAccessor {
         }
 
         /// The column's text, stripped of the white space SQLite ignores around a number,
-        /// when it spells a number as SQLite reads one; nil otherwise.
+        /// when it spells a number as SQLite reads one; nil otherwise. Read in place: a long
+        /// text that is no number (a megabyte in a number column) costs a look at its first
+        /// bytes, not a copy.
         private func numericText() -> String? {
-            guard let raw = statement.string(column) else { return nil }
-            let text = raw.trimmingCharacters(in: ColumnAccessor.sqliteSpace)
-            return ColumnAccessor.isNumeric(text) ? text : nil
+            statement.withTextBytes(column) { bytes -> String? in
+                let number = UnsafeBufferPointer(rebasing: bytes[ColumnAccessor.withoutSQLiteSpace(bytes)])
+                return ColumnAccessor.isNumeric(number) ? String(decoding: number, as: UTF8.self) : nil
+            } ?? nil
         }
     }
 
-    /// The white space SQLite skips around a number in text (`sqlite3Isspace`).
-    static let sqliteSpace = CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")
+    /// The bytes between the white space SQLite skips around a number in text
+    /// (`sqlite3Isspace`: space, tab, line feed, vertical tab, form feed, carriage return).
+    static func withoutSQLiteSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || (byte >= 9 && byte <= 13) }
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+        while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
+    }
 
     /// Whether `text` is a decimal number as SQLite's text-to-number conversion reads it
     /// whole: an optional sign, digits with an optional point (at least one digit), an
     /// optional exponent. No hexadecimal, no `inf` or `nan`.
-    static func isNumeric(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    static func isNumeric(_ text: String) -> Bool { isNumeric(text.utf8) }
+
+    /// Whether UTF-8 bytes spell a number (see the `String` form); the look stops at the
+    /// first byte that cannot be part of one.
+    static func isNumeric<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        var index = bytes.startIndex
+        func take(_ byte: UInt8) -> Bool {
+            guard index != bytes.endIndex, bytes[index] == byte else { return false }
+            bytes.formIndex(after: &index)
+            return true
+        }
         func digits() -> Int {
-            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
-            bytes = bytes.dropFirst(count)
+            var count = 0
+            while index != bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                bytes.formIndex(after: &index)
+                count += 1
+            }
             return count
         }
+        if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
         var mantissa = digits()
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            mantissa += digits()
-        }
+        if take(UInt8(ascii: ".")) { mantissa += digits() }
         guard mantissa > 0 else { return false }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
             guard digits() > 0 else { return false }
         }
-        return bytes.isEmpty
+        return index == bytes.endIndex
     }
 }
