@@ -52,7 +52,7 @@ extension PersistentStore {
         }
         defer { try? connection.execute("DETACH DATABASE src") }
         var copied = 0
-        do {
+        try translatingErrors {
             for entity in plan.entities {
                 let target = try mapping(for: entity.name)
                 let from = try source.mapping(for: entity.source)
@@ -71,12 +71,6 @@ extension PersistentStore {
                 try setKeyCounters(plan, source: source)
                 try copyFrameworkTables(of: source) { entityNumberTranslation($0, source: source, names: plan.destinationNames) }
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
-        } catch {
-            throw .malformedStore(path: path, reason: "\(error)")
         }
     }
 
