@@ -44,15 +44,14 @@ extension InferredMapping.Relationship {
 
 extension MigrationPlan {
     /// The plan with the first step's ``MigrationStep/linkRefusals(in:)`` added, read from
-    /// the store at `path` opened read-only with the step's source model (later steps are
-    /// checked on their own source file when the migration runs). A store that cannot be read
-    /// so refuses the step, saying why.
-    func checkingLinks(ofStoreAt path: String, versions: ModelVersions) -> MigrationPlan {
-        guard let first = steps.first, first.needsLinkCheck, let version = versions.version(named: first.source) else { return self }
+    /// `opened`: the store opened read-only with the step's source model (later steps are
+    /// checked on their own source file when the migration runs). A store that could not be
+    /// opened so refuses the step, saying why.
+    func checkingLinks(of opened: Result<PersistentStore, StoreError>) -> MigrationPlan {
+        guard let first = steps.first, first.needsLinkCheck else { return self }
         var plan = self
         do {
-            let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
-            plan.steps[0].mapping.refusals += try first.linkRefusals(in: store)
+            plan.steps[0].mapping.refusals += try first.linkRefusals(in: opened.get())
         } catch {
             plan.steps[0].mapping.refusals.append(MigrationRefusal(
                 .migrationFails, entity: first.mapping.entities.first { $0.relationships.contains(where: \.becomesToOneFromToMany) }?.name ?? "",

@@ -118,9 +118,14 @@ public struct MigrationPlan: Sendable, Hashable {
             throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
         }
         self = try MigrationPlan(versions: versions, from: source, to: target).counted(match.objectCounts)
-            .checkingLinks(ofStoreAt: match.store, versions: versions)
         store = Store(path: match.store, method: candidate.method, choice: match.choice)
-        self = namingTablesNotCarried(ofStoreAt: match.store, versions: versions)
+        guard !steps.isEmpty, let version = versions.version(named: source) else { return }
+        // One read of the store at its own version serves both checks.
+        let opened = Result { () throws(StoreError) in
+            try PersistentStore(path: match.store, model: version.model, origin: .given, readOnly: true)
+        }
+        self = checkingLinks(of: opened)
+        if case .success(let store) = opened { self = namingTablesNotCarried(in: store) }
     }
 
     /// The plan with each step's object counts filled in from the store's counts (objects

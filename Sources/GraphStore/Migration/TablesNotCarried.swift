@@ -4,13 +4,9 @@
 /// from the model, so they are not in it (the backup keeps them); the plan names them
 /// rather than drop them unsaid.
 extension MigrationPlan {
-    /// The plan with ``Store/tablesNotCarried`` filled in from the store at `path`, read
-    /// with its version's model; unchanged when the store cannot be read so (opening it for
-    /// the migration then says why).
-    func namingTablesNotCarried(ofStoreAt path: String, versions: ModelVersions) -> MigrationPlan {
-        guard !steps.isEmpty, let version = versions.version(named: sourceVersion),
-            let store = try? PersistentStore(path: path, model: version.model, origin: .given, readOnly: true)
-        else { return self }
+    /// The plan with ``Store/tablesNotCarried`` filled in from `store`, the store it is made
+    /// for, opened with its version's model.
+    func namingTablesNotCarried(in store: PersistentStore) -> MigrationPlan {
         var plan = self
         plan.store?.tablesNotCarried = store.tablesOutsideTheModel
         return plan
