@@ -166,7 +166,7 @@ public struct MigrationManager: Sendable {
             let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
             StoreReplacement.remove(next)
             do {
-                try run(step, from: current, to: next, move: move) { copied in
+                try run(step, from: current, to: next, move: move, checksLinks: index > 0) { copied in
                     progress(Progress(
                         step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
                         objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
@@ -231,9 +231,11 @@ public struct MigrationManager: Sendable {
     }
 
     /// Runs one step: the store at `source` (of the step's source version) copied into a
-    /// new store at `destination`.
+    /// new store at `destination`. A step after the first is refused here when a to-one would
+    /// lose links (the first step's rows were checked by the plan, on the same file).
     private func run(
-        _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, progress: (Int) -> Void
+        _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, checksLinks: Bool,
+        progress: (Int) -> Void
     ) throws(MigrationRunError) {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
@@ -242,7 +244,7 @@ public struct MigrationManager: Sendable {
         let refusals: [MigrationRefusal]
         do {
             store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
-            refusals = try step.linkRefusals(in: store)
+            refusals = checksLinks ? try step.linkRefusals(in: store) : []
         } catch {
             throw .store(error)
         }
