@@ -75,7 +75,7 @@ private struct StepChanges {
             guard fillPasses(attribute.fill, new) else { return true }
             relaxed.isOptional = true
         }
-        return !AttributeRuleFacts(relaxed).sameRules(as: AttributeRuleFacts(old))
+        return AttributeRuleFacts(relaxed) != AttributeRuleFacts(old)
     }
 
     private func relationshipChanges(_ relationship: InferredMapping.Relationship, of entity: InferredMapping.Entity, source: String) -> Bool {
@@ -130,6 +130,4 @@ private struct AttributeRuleFacts: Equatable {
         (regularExpression, allowsExternalBinaryDataStorage) = (a.regularExpression, a.allowsExternalBinaryDataStorage)
         (valueTransformerName, valueClassName, derivationExpression) = (a.valueTransformerName, a.valueClassName, a.derivationExpression)
     }
-
-    func sameRules(as other: AttributeRuleFacts) -> Bool { self == other }
 }

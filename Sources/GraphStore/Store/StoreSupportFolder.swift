@@ -31,7 +31,10 @@ public struct StoreSupportFolder: Sendable, Hashable {
     }
 
     /// `_EXTERNAL_DATA`, where the values stored outside the database are.
-    public var externalDataPath: String { path + "/_EXTERNAL_DATA" }
+    public var externalDataPath: String { path + "/" + Self.externalDataFolder }
+
+    /// The name of the folder, inside a support folder, that holds external data files.
+    static let externalDataFolder = "_EXTERNAL_DATA"
 
     /// Whether the folder exists.
     public var exists: Bool {
@@ -80,8 +83,9 @@ public struct StoreSupportFolder: Sendable, Hashable {
             for child in try manager.contentsOfDirectory(atPath: path) {
                 try manager.copyItem(atPath: path + "/" + child, toPath: partial + "/" + child)
             }
-            for name in leavingOut where ExternalDataReference.isSafe(name) && manager.fileExists(atPath: partial + "/_EXTERNAL_DATA/" + name) {
-                try manager.removeItem(atPath: partial + "/_EXTERNAL_DATA/" + name)
+            for name in leavingOut where ExternalDataReference.isSafe(name) {
+                let file = partial + "/" + Self.externalDataFolder + "/" + name
+                if manager.fileExists(atPath: file) { try manager.removeItem(atPath: file) }
             }
             try manager.moveItem(atPath: partial, toPath: destination.path)
         } catch {
