@@ -1,0 +1,113 @@
+"""import: `import ENTITY FILE` of a CSV or JSON file of books (each in a category of the store,
+by its natural key) or of categories into the BookStore example, killed with SIGKILL at a
+random moment: the store must pass integrity_check and hold none of the file's objects or
+all of them, every other row as it was (the store exactly as before or exactly as a whole
+import leaves it), never none after the import was reported done. A store left as before
+is imported into again, which must finish it. Some files end with an object the model
+refuses (a price below its minimum): a whole run then fails and keeps nothing."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+from ..bookstore import EXAMPLE_MODEL, example_copy
+from ..case import Case
+from ..files import copy_tree
+from ..killing import differences, kill_somewhere, store_rows
+from ..processes import quote
+from ..scenario import Scenario
+
+# The BookStore example's categories, which the imported books name by their natural key.
+CATEGORIES = ["Fiction", "Biography"]
+
+
+def import_records(rng: random.Random, entity: str, count: int, tag: str, refused: bool) -> list[dict[str, object]]:
+    """`count` objects of `entity`, the last one below Book.price's minimum when `refused`."""
+    if entity == "BookCategory":
+        records: list[dict[str, object]] = [{"name": f"{tag} category {i}"} for i in range(count)]
+    else:
+        records = [{"title": f"{tag} book {i}", "price": rng.randint(15, 500), "category": rng.choice(CATEGORIES)} for i in range(count)]
+    if refused:
+        records.append({"title": f"{tag} too cheap", "price": 3, "category": CATEGORIES[0]})
+    return records
+
+
+def write_records(path: str, records: list[dict[str, object]]) -> None:
+    """A JSON array of objects, or a CSV with a header of property names (by the extension)."""
+    with open(path, "w", newline="") as f:
+        if path.endswith(".json"):
+            json.dump(records, f)
+            return
+        writer = csv.DictWriter(f, fieldnames=list(records[0]))
+        writer.writeheader()
+        writer.writerows(records)
+
+
+def run(case: Case) -> None:
+    rng = case.rng
+    journal = rng.choice(["wal", "delete"])
+    store = example_copy(case, "store", journal)
+    entity = rng.choice(["Book", "Book", "BookCategory"])
+    extension = rng.choice(["csv", "json"])
+    count = rng.choice([100, 1000, 3000, 8000])
+    refused = entity == "Book" and rng.random() < 0.2
+    records = import_records(rng, entity, count, f"i{case.index}", refused)
+    write_records(case.path(f"objects.{extension}"), records)
+    keys = rng.choice(["BookCategory=name", "Book=title,BookCategory=name"])
+    command = f"import {entity} objects.{extension} --key {keys}"
+    before = store_rows(store, case.path("judge"))
+    if isinstance(before, str):
+        raise RuntimeError(f"the example store cannot be read: {before}")
+    # The import run whole on a copy: the store after, and how long it takes.
+    copy_tree(case.path("store"), case.path("probe"))
+    arguments = ["--write", "--model", EXAMPLE_MODEL]
+    probe = case.graphstore(*arguments, case.path("probe", "BookStore.sqlite"), "-c", command)
+    if not case.check_run(probe, "import", quote(probe.argv), allow_nonzero=refused):
+        return
+    after = store_rows(case.path("probe", "BookStore.sqlite"), case.path("judge"))
+    if isinstance(after, str):
+        case.fail("not whole", f"after a whole import: {after}", "not whole: import: a whole import", quote(probe.argv))
+        return
+    if refused and (probe.returncode == 0 or after != before):
+        case.fail("not whole", f"an import of a file with an object the model refuses: exit {probe.returncode}, "
+                  f"the store {'unchanged' if after == before else 'changed: ' + differences(before, after)}",
+                  "not whole: import: a refused file kept objects", quote(probe.argv))
+        return
+    argv = [case.harness.binary, "--no-rc", *arguments, store, "-c", command]
+    killed = kill_somewhere(case, argv, store, probe.seconds, rng)
+    imported = "imported " in killed.stdout
+    reproduce = f"{quote(argv)}  # kill -9 it {killed.moment}"
+    case.describe(f"{journal} journal, {len(records)} {entity} objects in {extension.upper()}"
+                  + (" (the last refused)" if refused else "") + f", import takes {probe.seconds * 1000:.0f} ms, killed {killed.moment}")
+    if killed.finished:
+        case.check_run(killed.run, "import", reproduce)
+    found = store_rows(store, case.path("judge"))
+    if isinstance(found, str):
+        case.fail("not whole", f"after the kill: {found}", "not whole: import: the store is damaged", reproduce)
+        return
+    if found == before:
+        case.describe(f"the store holds none of the {len(records)} objects")
+        if imported:
+            case.fail("lost", "import reported its objects imported, the store holds none of them",
+                      "lost: import: an import reported done is gone", reproduce)
+    elif found == after:
+        case.describe(f"the store holds all {len(records)} objects")
+    else:
+        case.fail("not whole", f"after the kill: neither none nor all of the objects (against the store before: "
+                  f"{differences(before, found)}; against a whole import: {differences(after, found)})",
+                  "not whole: import: an import half done", reproduce)
+        return
+    if found == before and not refused:
+        again = case.graphstore(*arguments, store, "-c", command)
+        if case.check_run(again, "import again after the kill", quote(again.argv), allow_nonzero=False):
+            final = store_rows(store, case.path("judge"))
+            if final != after:
+                detail = final if isinstance(final, str) else differences(after, final)
+                case.fail("not whole", f"after importing again: not the store a whole import makes ({detail})",
+                          "not whole: import: the second run", quote(again.argv))
+    case.check_tmp_clean("import")
+
+
+SCENARIO = Scenario("import", run, short=3, long=60, summary="kill -9 during an import")
