@@ -60,8 +60,9 @@ skipped:
 	  grep '^skipped ' $(TEST_LOG) | sed 's/^skipped [^:]*: //' | sort | uniq -c | sed 's/^ *\([0-9]*\) /  \1 × /'; \
 	fi
 
-## fault-injection: the long run by hand (1,000 damaged stores, 200 kills, 100 races, ...);
-## FAULT_ARGS adds options, e.g. FAULT_ARGS="--keep fault-injection-out --only race".
+## fault-injection: the long run by hand (1,000 damaged stores, 200 kills, 100 races, ...;
+## scripts/faultinjection/scenarios/ holds one module per scenario); FAULT_ARGS adds
+## options, e.g. FAULT_ARGS="--keep fault-injection-out --only race,seed-apply".
 fault-injection: deps
 	$(SWIFT) build --product graphstore
 	$(FAULT_INJECTION) --long $(FAULT_ARGS)
