@@ -322,7 +322,7 @@ if kind == "journal":
         try:
             db.execute(f'UPDATE "{table}" SET rowid = rowid')
             db.execute(f'DELETE FROM "{table}" WHERE rowid % 2 = 0')
-        except SQLITE_ERRORS:
+        except sqlite3.Error:
             pass
     os._exit(0)
 db.execute("PRAGMA journal_mode=WAL")
@@ -330,7 +330,7 @@ db.execute("PRAGMA wal_autocheckpoint=0")
 for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
     try:
         db.execute(f'DELETE FROM "{table}" WHERE rowid % 3 = 0')
-    except SQLITE_ERRORS:
+    except sqlite3.Error:
         pass
 os._exit(0)
 """
