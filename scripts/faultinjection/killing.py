@@ -103,11 +103,12 @@ def writing(store: str, wal_size: int) -> bool:
 
 def kill_somewhere(case: Case, argv: list[str], store: str, took: float, rng: random.Random) -> Killed:
     """Runs `argv` and kills it with SIGKILL: half the time at a moment drawn between its start
-    and a little past the `took` seconds a whole run took, half the time within 15
-    milliseconds of its first write to `store` (most of a command is reading and working out;
-    a kill during the commit is the one that tests all or nothing)."""
+    and a little past the `took` seconds a whole run took, half the time soon after its first
+    write to `store` (within 15 ms and a tenth of `took`: most of a command is reading and
+    working out, and a kill during its commit, or the checkpoint as the session ends, is the
+    one that tests all or nothing)."""
     at_write = rng.random() < 0.5
-    delay = rng.uniform(0, took * 1.1) if not at_write else rng.uniform(0, 0.015)
+    delay = rng.uniform(0, took * 1.1) if not at_write else rng.uniform(0, 0.015 + took / 10)
     wal_size = os.path.getsize(store + "-wal") if os.path.exists(store + "-wal") else 0
     out_path, err_path = case.path("killed.stdout"), case.path("killed.stderr")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
