@@ -35,13 +35,24 @@ struct LayoutResolver {
 
     /// Resolves every entity. Differences with the schema are in ``differences`` afterwards.
     mutating func resolve() -> [String: EntityMapping] {
-        let roots = model.entitiesInNumberingOrder.filter { $0.parent == nil }
-        for root in roots {
+        let ordered = model.entitiesInNumberingOrder
+        for root in ordered where root.parent == nil {
             assignColumns(root: root)
         }
+        let families = familyNumbers(ordered)
+        // Parents come first in numbering order, so each entity starts from its parent's
+        // properties: a deep hierarchy costs its size, not its size times its depth (a store
+        // may claim a Z_SUPER chain a thousand entities deep).
+        var inherited: [String: Inherited] = [:]
         var mappings: [String: EntityMapping] = [:]
-        for entity in model.entities {
-            mappings[entity.name] = mapping(for: entity)
+        for entity in ordered {
+            let parent = entity.parent.flatMap { inherited[$0] }
+            let own = Inherited(
+                rootName: parent?.rootName ?? entity.name,
+                attributes: (parent?.attributes ?? []) + attributeMappings(declaredBy: entity),
+                relationships: (parent?.relationships ?? []) + relationshipMappings(declaredBy: entity, families: families))
+            inherited[entity.name] = own
+            mappings[entity.name] = mapping(for: entity, inheriting: own, family: families[entity.name] ?? [])
         }
         return mappings
     }
@@ -112,33 +123,55 @@ struct LayoutResolver {
 
     // MARK: - Mappings
 
-    private mutating func mapping(for entity: EntityDescription) -> EntityMapping {
-        let ancestry = model.ancestry(of: entity.name)
-        let root = ancestry.first ?? entity
-        let attributes = ancestry.flatMap { declaring in
-            declaring.attributes.map { attribute in
-                AttributeMapping(
-                    attribute: attribute,
-                    column: attribute.isStored ? columns[PropertyKey(entity: declaring.name, property: attribute.name)] : nil)
+    /// What an entity's mapping takes from its ancestors: the root, and the properties
+    /// mapped so far, inherited ones first.
+    private struct Inherited {
+        var rootName: String
+        var attributes: [AttributeMapping]
+        var relationships: [RelationshipMapping]
+    }
+
+    /// Each entity's number followed by its descendants' numbers, in numbering order, built
+    /// from the leaves up so that no subtree is walked twice.
+    private func familyNumbers(_ ordered: [EntityDescription]) -> [String: [Int]] {
+        var families: [String: [Int]] = [:]
+        for entity in ordered.reversed() {
+            var family = numbers[entity.name].map { [$0] } ?? []
+            for child in model.subentities(of: entity.name) {
+                family += families[child.name] ?? []
             }
+            families[entity.name] = family
         }
-        var relationships: [RelationshipMapping] = []
-        for declaring in ancestry {
-            for relationship in declaring.relationships {
-                relationships.append(RelationshipMapping(
-                    relationship: relationship, storage: storage(of: relationship, declaredBy: declaring),
-                    destinationNumbers: model.selfAndDescendants(of: relationship.destination).compactMap { numbers[$0.name] }))
-            }
+        return families
+    }
+
+    private func attributeMappings(declaredBy declaring: EntityDescription) -> [AttributeMapping] {
+        declaring.attributes.map { attribute in
+            AttributeMapping(
+                attribute: attribute,
+                column: attribute.isStored ? columns[PropertyKey(entity: declaring.name, property: attribute.name)] : nil)
         }
-        let family = model.selfAndDescendants(of: entity.name)
-        let table = table(forRoot: root.name)
+    }
+
+    private mutating func relationshipMappings(
+        declaredBy declaring: EntityDescription, families: [String: [Int]]
+    ) -> [RelationshipMapping] {
+        declaring.relationships.map { relationship in
+            RelationshipMapping(
+                relationship: relationship, storage: storage(of: relationship, declaredBy: declaring),
+                destinationNumbers: families[relationship.destination] ?? [])
+        }
+    }
+
+    private func mapping(for entity: EntityDescription, inheriting inherited: Inherited, family: [Int]) -> EntityMapping {
+        let table = table(forRoot: inherited.rootName)
         return EntityMapping(
             entity: entity, number: numbers[entity.name] ?? 0,
             superNumber: entity.parent.flatMap { numbers[$0] } ?? 0,
-            rootName: root.name, table: table, storeUUID: storeUUID,
-            numbersWithDescendants: family.compactMap { numbers[$0.name] },
+            rootName: inherited.rootName, table: table, storeUUID: storeUUID,
+            numbersWithDescendants: family,
             ownsWholeTable: entity.parent == nil, keys: KeyColumnSQL(table: schema?.table(table)),
-            attributes: attributes, relationships: relationships)
+            attributes: inherited.attributes, relationships: inherited.relationships)
     }
 
     private mutating func storage(of relationship: RelationshipDescription, declaredBy declaring: EntityDescription) -> RelationshipStorage {
