@@ -320,6 +320,7 @@ public final class PersistentStore {
                 throw .sqlite(error)
             }
         }
+        try registerDerivationFunctions()
     }
 
     // MARK: - Creating
