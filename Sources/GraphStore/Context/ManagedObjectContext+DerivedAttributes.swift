@@ -29,7 +29,7 @@ extension ManagedObjectContext {
     func showDerivedValues(_ changes: [DerivedValueChange]) {
         for change in changes {
             guard let object = registered.object(number: change.mapping.number, key: change.primaryKey), object.hasData,
-                change.attributeIndex < object.values.count
+                change.attributeIndex < object.mapping.attributes.count
             else { continue }
             object.values[change.attributeIndex] = .value(change.value)
         }

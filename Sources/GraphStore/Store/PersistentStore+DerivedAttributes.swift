@@ -25,16 +25,16 @@ struct DerivedValueChange {
 extension PersistentStore {
     /// The SQL functions the recomputation's statements call for `canonical:`, `lowercase:`
     /// and `uppercase:`. They are GraphStore's own and appear in no stored schema.
-    static let derivationFunctionNames: [Derivation.StringFunction: String] = [
-        .canonical: "GRAPHSTORE_DERIVED_CANONICAL", .lowercase: "GRAPHSTORE_DERIVED_LOWERCASE", .uppercase: "GRAPHSTORE_DERIVED_UPPERCASE",
-    ]
+    static func derivationFunctionName(_ function: Derivation.StringFunction) -> String {
+        "GRAPHSTORE_DERIVED_" + function.rawValue.uppercased()
+    }
 
     /// Registers the string functions, and `NSCoreDataNow`, which Core Data's `now()`
     /// triggers call (seconds since 2001-01-01, as Core Data stores dates).
     func registerDerivationFunctions() throws(StoreError) {
         do {
-            for (function, name) in PersistentStore.derivationFunctionNames {
-                try connection.registerFunction(name, argumentCount: 1) { arguments in
+            for function in Derivation.StringFunction.allCases {
+                try connection.registerFunction(PersistentStore.derivationFunctionName(function), argumentCount: 1) { arguments in
                     guard case .text(let text)? = arguments.first else { return arguments.first ?? .null }
                     return .text(Derivation.apply(function, to: text))
                 }
@@ -85,9 +85,13 @@ extension PersistentStore {
             guard row.count == 3, case .integer(let key) = row[0], case .integer(let number) = row[1] else { continue }
             try update.execute([row[2], .integer(key)])
             // The row's own entity, whose attribute list the context's object has.
-            guard let owner = self.mapping(number: Int(number)), let index = owner.attributeIndex(of: attribute.name),
-                let value = try? RowCodec.decode(row[2], as: attribute.type)
-            else { continue }
+            guard let owner = self.mapping(number: Int(number)), let index = owner.attributeIndex(of: attribute.name) else { continue }
+            let value: AttributeValue?
+            do {
+                value = try RowCodec.decode(row[2], as: attribute.type)
+            } catch {
+                continue  // Stored all the same; the object reads it when it is next fetched.
+            }
             changes.append(DerivedValueChange(mapping: owner, primaryKey: key, attributeIndex: index, value: value))
         }
         return changes
@@ -104,8 +108,7 @@ extension PersistentStore {
             return (value.expression, value.tables.union([mapping.table]))
         case .function(let function, let path):
             let value = try keyPathSQL(path, from: mapping, alias: "t", depth: 0, for: attribute)
-            let name = PersistentStore.derivationFunctionNames[function] ?? "IFNULL"
-            return ("\(name)(\(value.expression))", value.tables.union([mapping.table]))
+            return ("\(PersistentStore.derivationFunctionName(function))(\(value.expression))", value.tables.union([mapping.table]))
         case .aggregate(let aggregate, let name, let attributeName):
             guard let relationship = mapping.relationship(named: name), let destination = self.mapping(number: relationship.destinationNumbers.first ?? 0) else {
                 throw unreadable(mapping, attribute, "\(name) is not a relationship of this store's \(mapping.name)")
