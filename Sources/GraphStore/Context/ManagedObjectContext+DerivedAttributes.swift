@@ -28,7 +28,7 @@ extension ManagedObjectContext {
     /// (a plain fault reads it when it fires). Not a change: nothing is left to save.
     func showDerivedValues(_ changes: [DerivedValueChange]) {
         for change in changes {
-            guard let object = registered.object(number: change.mapping.number, key: change.primaryKey), object.hasData,
+            guard let object = registered.object(number: change.mapping.number, key: change.primaryKey), object.hasData || !object.isFault,
                 change.attributeIndex < object.mapping.attributes.count
             else { continue }
             object.values[change.attributeIndex] = .value(change.value)

@@ -79,6 +79,7 @@ extension ManagedObjectContext {
         var conflicts = ConflictResolution(policy: policy)
         var derived: [DerivedValueChange] = []
         try store.transaction {
+            store.discardDerivedValueReports()
             try allocateKeys()
             for object in deleted.values {
                 try deleteJoinRows(object)

@@ -12,6 +12,14 @@ struct DerivedValueChange {
     let value: AttributeValue?
 }
 
+/// What a derived-attribute trigger reported it set.
+struct DerivedValueReport {
+    let entityNumber: Int
+    let primaryKey: Int64
+    let property: String
+    let value: SQLiteValue
+}
+
 /// Derived attributes, recomputed in the save's transaction as Core Data recomputes them
 /// when it saves: a key path of to-ones copied, a string function of one, a to-many's
 /// `@count` or `@sum`, `now()` (the time of the save).
@@ -42,6 +50,19 @@ extension PersistentStore {
             try connection.registerFunction("NSCoreDataNow", argumentCount: 0, deterministic: false) { _ in
                 .real(Date().timeIntervalSinceReferenceDate)
             }
+            // Core Data's triggers report each value they set (table, Z_ENT, Z_PK, property,
+            // value), so that the saving context shows it; kept for the save to take.
+            let reports = derivedValueReports
+            for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
+                try connection.registerFunction(name, argumentCount: -1, deterministic: false) { arguments in
+                    if arguments.count == 5, case .integer(let number) = arguments[1], case .integer(let key) = arguments[2],
+                        case .text(let property) = arguments[3]
+                    {
+                        reports.value.append(DerivedValueReport(entityNumber: Int(number), primaryKey: key, property: property, value: arguments[4]))
+                    }
+                    return .null
+                }
+            }
         } catch {
             throw .sqlite(error)
         }
@@ -51,7 +72,8 @@ extension PersistentStore {
     /// inserted into, updated or deleted from), and sets `now()` attributes of the rows in
     /// `saved` (each row the save inserted or updated) to `date`. Returns the values written.
     func recomputeDerivedAttributes(written tables: Set<String>, saved: [(mapping: EntityMapping, key: Int64)], at date: Date) throws -> [DerivedValueChange] {
-        var changes: [DerivedValueChange] = []
+        var changes = derivedValueReports.value.compactMap(change(reported:))
+        derivedValueReports.value = []
         for (mapping, key) in saved {
             for (index, slot) in mapping.attributes.enumerated() where slot.derivation == .now {
                 guard let column = slot.column else { continue }
@@ -71,6 +93,17 @@ extension PersistentStore {
             }
         }
         return changes
+    }
+
+    /// Forgets what triggers reported outside a save (a save starts from none).
+    func discardDerivedValueReports() { derivedValueReports.value = [] }
+
+    /// A trigger's report as a value to show; nil for a row or property this model lacks.
+    private func change(reported report: DerivedValueReport) -> DerivedValueChange? {
+        guard let mapping = mapping(number: report.entityNumber), let index = mapping.attributeIndex(of: report.property),
+            let value = try? RowCodec.decode(report.value, as: mapping.attributes[index].attribute.type)
+        else { return nil }
+        return DerivedValueChange(mapping: mapping, primaryKey: report.primaryKey, attributeIndex: index, value: value)
     }
 
     /// Finds the rows whose stored value differs from the expression and writes them.

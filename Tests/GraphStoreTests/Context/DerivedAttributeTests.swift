@@ -102,6 +102,7 @@ import Testing
         // The shapes of Core Data's triggers: a count kept by increments, a now() stamp,
         // each reporting to a function only Core Data (and GraphStore) registers.
         try Connection(path: path, mode: .readWrite).executeScript("""
+            DROP TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_INSERT; DROP TRIGGER Z_DA_ZBOOK_Book_saved_UPDATE;
             CREATE TRIGGER Z_DA_ZPAGE_Book_pagesCount_PARAMETER_INSERT AFTER INSERT ON ZPAGE FOR EACH ROW WHEN (NEW.ZBOOK NOT NULL)
             BEGIN UPDATE ZBOOK SET ZPAGESCOUNT = IFNULL(ZPAGESCOUNT, 0) + 1 WHERE Z_PK = NEW.ZBOOK;
             SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('ZBOOK', Z_ENT, Z_PK, 'pagesCount', ZPAGESCOUNT) FROM ZBOOK WHERE Z_PK = NEW.ZBOOK; END;
@@ -142,7 +143,8 @@ import Testing
             DELETE FROM ZPAGE WHERE Z_PK = 3;
             UPDATE ZBOOK SET ZTITLE = 'Bee', Z_OPT = 2 WHERE Z_PK = 2;
             """)
-        #expect(try rows(path, "SELECT Z_PK, ZPAGESCOUNT, ZWORDSTOTAL, ZSAVED FROM ZBOOK ORDER BY Z_PK") == [["1", "1", "10", "1000.0"], ["2", "1", "20", "1000.0"]])
+        let books = try rows(path, "SELECT Z_PK, ZPAGESCOUNT, ZWORDSTOTAL, ZSAVED FROM ZBOOK ORDER BY Z_PK")
+        #expect(books == [["1", "1", "10", "1000.0"], ["2", "1", "20", "1000.0"]])
         #expect(try rows(path, "SELECT Z_PK, ZBOOKTITLE FROM ZPAGE ORDER BY Z_PK") == [["1", "A"], ["2", "Bee"]])
     }
 
