@@ -47,6 +47,7 @@ extension ManagedObjectContext {
             let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)
             let written = try writeChanges(policy)
             commit(rebased: written.rebased)
+            showDerivedValues(written.derived)
             didSaveChanges?(changed)
             return written.overwritten
         } catch {
@@ -72,9 +73,13 @@ extension ManagedObjectContext {
     /// value given up by a deleted or changed row is free again before a new row takes it
     /// (stores made with uniqueness constraints carry a UNIQUE index). Returns the conflicts
     /// overwritten under `policy`, and the stored versions they were written over.
-    private func writeChanges(_ policy: MergePolicy) throws -> (overwritten: [MergeConflict], rebased: [ObjectIdentifier: Int64]) {
+    private func writeChanges(
+        _ policy: MergePolicy
+    ) throws -> (overwritten: [MergeConflict], rebased: [ObjectIdentifier: Int64], derived: [DerivedValueChange]) {
         var conflicts = ConflictResolution(policy: policy)
+        var derived: [DerivedValueChange] = []
         try store.transaction {
+            store.discardDerivedValueReports()
             try allocateKeys()
             for object in deleted.values {
                 try deleteJoinRows(object)
@@ -91,8 +96,9 @@ extension ManagedObjectContext {
             }
             for object in inserted.values { try writeJoinRows(object) }
             for object in updated.values { try writeJoinRows(object) }
+            derived = try recomputeDerivedAttributes()
         }
-        return (conflicts.overwritten, conflicts.rebased)
+        return (conflicts.overwritten, conflicts.rebased, derived)
     }
 
     /// Updates an object's row if its version is still `version`.

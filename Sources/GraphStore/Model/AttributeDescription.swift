@@ -74,6 +74,9 @@ public struct AttributeDescription: Sendable, Hashable {
     public func required() -> Self { with { $0.isOptional = false } }
     /// A copy that lives in memory only.
     public func transient() -> Self { with { $0.isTransient = true } }
+    /// A copy derived from an expression, recomputed by every save (`pages.@count`,
+    /// `canonical:(title)`, `author.name`, `items.price.@sum`, `now()`; see ``Derivation``).
+    public func derived(_ expression: String) -> Self { with { $0.derivationExpression = expression } }
     /// A copy with a default value.
     public func defaultValue(_ value: AttributeValue?) -> Self { with { $0.defaultValue = value } }
     /// A copy with a smallest allowed number.

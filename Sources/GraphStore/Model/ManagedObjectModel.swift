@@ -188,6 +188,18 @@ public struct ManagedObjectModel: Sendable, Hashable {
                 }
             }
         }
+        try checkDerivations()
+    }
+
+    /// Every derived attribute is one a save can compute: a model never leaves one unset.
+    private func checkDerivations() throws(ModelError) {
+        for entity in entities {
+            for attribute in entity.attributes {
+                if let reason = derivationProblem(of: attribute, in: entity.name) {
+                    throw .unsupportedDerivation(entity: entity.name, attribute: attribute.name, expression: attribute.derivationExpression ?? "", reason: reason)
+                }
+            }
+        }
     }
 
     private func checkAcyclic() throws(ModelError) {

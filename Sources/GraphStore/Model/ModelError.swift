@@ -12,6 +12,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case inverseMismatch(entity: String, relationship: String, inverse: String, pointsBackTo: String)
     case unknownConstraintProperty(entity: String, property: String)
     case unknownIndexProperty(entity: String, index: String, property: String)
+    /// A derived attribute whose expression GraphStore cannot compute on save.
+    case unsupportedDerivation(entity: String, attribute: String, expression: String, reason: String)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "entity \(entity): uniqueness constraint names \(property), which is not one of its properties"
         case .unknownIndexProperty(let entity, let index, let property):
             "entity \(entity): fetch index \(index) names \(property), which is not one of its properties"
+        case .unsupportedDerivation(let entity, let attribute, let expression, let reason):
+            "\(entity).\(attribute): derivation \(expression) cannot be computed: \(reason)"
         }
     }
 }

@@ -11,6 +11,8 @@
 /// - **Normalised silently:** a to-one relationship has maximum 1 and is not ordered. Its
 ///   minimum is kept as read (older Xcode wrote `minCount="1"` on optional to-ones): it does
 ///   not govern a to-one, optionality does, but it is part of the entity's version hash.
+/// - **Read as a plain attribute, with a warning:** a derived attribute whose expression
+///   GraphStore cannot compute on save (``ManagedObjectModel/derivationProblem(of:in:)``).
 /// - **Rejected** (``ModelError``): a missing parent or destination entity, duplicate entities
 ///   or properties, inheritance cycles. A store built from such a model cannot be read
 ///   faithfully, so guessing would be wrong.
@@ -31,11 +33,29 @@ struct ModelDraft {
         repairInverses()
         dropUnknownKeys()
         dropUnknownEntityReferences()
-        var model = try ManagedObjectModel(
-            entities: entities, versionIdentifiers: versionIdentifiers,
-            fetchRequestTemplates: fetchRequestTemplates, configurations: configurations)
-        model.userInfo = userInfo
-        return model
+        while true {
+            do {
+                var model = try ManagedObjectModel(
+                    entities: entities, versionIdentifiers: versionIdentifiers,
+                    fetchRequestTemplates: fetchRequestTemplates, configurations: configurations)
+                model.userInfo = userInfo
+                return model
+            } catch .unsupportedDerivation(let entity, let attribute, let expression, let reason) {
+                try readAsPlainAttribute(entity: entity, attribute: attribute, expression: expression, reason: reason)
+            }
+        }
+    }
+
+    /// A derivation GraphStore cannot compute is dropped with a warning naming it: the
+    /// attribute reads as stored, and a save writes what the app sets, never a silent NULL.
+    private mutating func readAsPlainAttribute(entity: String, attribute: String, expression: String, reason: String) throws(ModelError) {
+        guard let e = entities.firstIndex(where: { $0.name == entity }),
+            let a = entities[e].attributes.firstIndex(where: { $0.name == attribute && $0.derivationExpression != nil })
+        else { throw .unsupportedDerivation(entity: entity, attribute: attribute, expression: expression, reason: reason) }
+        entities[e].attributes[a].derivationExpression = nil
+        warnings.append(ModelWarning(
+            entity: entity, property: attribute,
+            "derivation \(expression) cannot be computed (\(reason)); read as a plain attribute, which a save does not recompute"))
     }
 
     // MARK: - Lookups that tolerate a not-yet-valid model

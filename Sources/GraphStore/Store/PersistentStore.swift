@@ -107,6 +107,9 @@ public final class PersistentStore {
     // touches them, never overlapping, so exclusivity is not checked at run time (see
     // `UncheckedStorage.swift`).
     let insertStatements = UncheckedCell(ByEntityNumber<Statement>())
+    /// What derived-attribute triggers reported since the last save took them
+    /// (`PersistentStore+DerivedAttributes.swift`).
+    let derivedValueReports = UncheckedCell<[DerivedValueReport]>([])
     /// The external data files the running transaction writes and releases (see
     /// ``ExternalDataFiles``); made on first use.
     var externalFiles: ExternalDataFiles {
@@ -310,16 +313,10 @@ public final class PersistentStore {
         return records
     }
 
-    /// Stand-ins for the SQL functions Core Data's derived-attribute triggers call, so that
-    /// writes to tables with such triggers do not fail with "no such function".
+    /// The SQL functions Core Data's derived-attribute triggers call, so that writes to
+    /// tables with such triggers do not fail with "no such function".
     private func registerTriggerFunctions() throws(StoreError) {
-        for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
-            do {
-                try connection.registerFunction(name, argumentCount: -1) { _ in .null }
-            } catch {
-                throw .sqlite(error)
-            }
-        }
+        try registerDerivationFunctions()
     }
 
     // MARK: - Creating

@@ -1,5 +1,6 @@
 /// Writes the DDL of a new store in Core Data's layout: entity tables, join tables,
-/// indexes, `Z_PRIMARYKEY` and `Z_METADATA`.
+/// indexes, derived attributes' triggers (``DerivedAttributeTriggers``), `Z_PRIMARYKEY` and
+/// `Z_METADATA`.
 struct SchemaWriter {
     let model: ManagedObjectModel
     let mappings: [String: EntityMapping]
@@ -27,6 +28,7 @@ struct SchemaWriter {
             sql.append("CREATE TABLE \(name) ( \(columns), PRIMARY KEY (\(first), \(second)) )")
             sql.append("CREATE INDEX \(name)_\(second)_INDEX ON \(name) (\(second), \(first))")
         }
+        sql += DerivedAttributeTriggers(model: model, mappings: mappings).statements()
         sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         return sql

@@ -15,7 +15,8 @@ enum VerifyCommand {
             sqlite.page-size (reported); shipping.wal (a non-empty -wal beside the store: rows that a copy \
             of the file alone loses; checkpoint first) and shipping.journal (a -journal left); model.version \
             (the store's version hashes against the model's) and model.cache (Z_MODELCACHE against the \
-            model); layout.primary-keys (a Z_PRIMARYKEY row per entity), layout.z-max (Z_MAX at least the \
+            model on what the version hashes cover, as Core Data tells model versions apart: user info, \
+            derived attribute details and inherited properties the archive repeats do not count); layout.primary-keys (a Z_PRIMARYKEY row per entity), layout.z-max (Z_MAX at least the \
             largest Z_PK: a stale one makes the app's next insert collide), layout.z-ent (every Z_ENT known \
             and in its family's table), layout.z-opt (Z_OPT at least 1), layout.ordering (ordered \
             relationships' keys present and distinct); graph.to-one (no key to a missing object), \
