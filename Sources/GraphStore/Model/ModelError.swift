@@ -12,6 +12,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case inverseMismatch(entity: String, relationship: String, inverse: String, pointsBackTo: String)
     case unknownConstraintProperty(entity: String, property: String)
     case unknownIndexProperty(entity: String, index: String, property: String)
+    /// A name that is not an identifier (see `ModelName`): `kind` says what it names
+    /// (`entity`, `attribute`, `relationship`, `fetch index`), `entity` where it is.
+    case invalidName(String, entity: String, kind: String)
 
     public var description: String {
         switch self {
@@ -37,6 +40,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "entity \(entity): uniqueness constraint names \(property), which is not one of its properties"
         case .unknownIndexProperty(let entity, let index, let property):
             "entity \(entity): fetch index \(index) names \(property), which is not one of its properties"
+        case .invalidName(let name, let entity, let kind):
+            (kind == "entity" ? "entity \(name)" : "entity \(entity): \(kind) \(name)")
+                + " is not a usable name: names are letters, digits and _, not starting with a digit, as Xcode requires"
         }
     }
 }
