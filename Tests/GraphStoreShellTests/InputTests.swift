@@ -63,7 +63,7 @@ import TestScratch
     /// `sql SELECT 1 -- ; delete Book/p1` runs one read-only statement and deletes nothing.
     @Test func aSemicolonInAnSQLCommentDoesNotRunACommand() throws {
         let harness = try ShellHarness(write: true)
-        #expect(harness.run(["sql SELECT count(*) AS n FROM ZBOOK -- ; delete Book/p1", "count Book"]) == 0)
+        #expect(harness.run([".mode csv", "sql SELECT count(*) AS n FROM ZBOOK -- ; delete Book/p1", "count Book"]) == 0)
         #expect(harness.output == "n\n3\ncount\n3\n")
     }
 
