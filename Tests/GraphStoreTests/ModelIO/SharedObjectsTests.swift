@@ -96,7 +96,7 @@ extension ModelIOTests {
             ])
             let data = try b.encoded(root: root)
             let archive = try KeyedArchive(propertyList: data)
-            #expect(ArchivedPredicateFormatter(archive: archive).predicate(predicate) == nil)
+            #expect(ArchivedPredicateFormatter(archive: archive).predicate(.reference(predicate["CF$UID"] ?? 0)) == nil)
             #expect(archive.budget.isSpent)
             #expect { try ModelCache(archive: data) } throws: { error in
                 guard case ModelCacheError.malformedArchive(nil, nil, let reason) = error else { return false }
@@ -112,7 +112,7 @@ extension ModelIOTests {
                 predicate = b.object("NSCompoundPredicate", ["NSCompoundPredicateType": 1, "NSSubpredicates": b.array([predicate, predicate])])
             }
             let archive = try KeyedArchive(propertyList: try b.encoded(root: predicate))
-            let text = ArchivedPredicateFormatter(archive: archive).predicate(predicate)
+            let text = ArchivedPredicateFormatter(archive: archive).predicate(.reference(predicate["CF$UID"] ?? 0))
             #expect(text?.components(separatedBy: "TRUEPREDICATE").count == 9)
             #expect(!archive.budget.isSpent)
         }
