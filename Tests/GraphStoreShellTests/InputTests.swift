@@ -35,6 +35,38 @@ import TestScratch
         #expect(commands(" ; ").isEmpty)
     }
 
+    /// The text of `sql` is SQL: a `;` in an SQL comment or string does not end the command,
+    /// and SQL quotes have no backslash escapes (as sqlite3 reads them).
+    @Test func sqlTextKeepsItsCommentsAndStrings() {
+        func commands(_ text: String) -> [String] { CommandSeparator.commands(in: text).map { $0.trimmingWhitespace() } }
+        #expect(commands("sql SELECT 1 -- ; delete Book/p1") == ["sql SELECT 1 -- ; delete Book/p1"])
+        #expect(commands("sql SELECT 1 /* ; delete Book/p1 */; count Book") == ["sql SELECT 1 /* ; delete Book/p1 */", "count Book"])
+        #expect(commands("SQL SELECT 'it''s; x', \"a;b\", [c;d], `e;f`; count Book") == [
+            "SQL SELECT 'it''s; x', \"a;b\", [c;d], `e;f`", "count Book",
+        ])
+        // A backslash escapes nothing in SQL: the string ends at the second quote.
+        #expect(commands(".sql SELECT 'a\\'; count Book") == [".sql SELECT 'a\\'", "count Book"])
+        #expect(commands(".sq SELECT 1 -- a ; b\n; count Book") == [".sq SELECT 1 -- a ; b", "count Book"])
+        // A `--` comment ends with its line; what follows on the next line is SQL again.
+        #expect(commands("sql SELECT 1 -- x\n; count Book") == ["sql SELECT 1 -- x", "count Book"])
+        // Only the command's first word makes it SQL.
+        #expect(commands(".print sql -- x; count Book") == [".print sql -- x", "count Book"])
+        #expect(commands("count Book; sql SELECT 1 -- ; .print no") == ["count Book", "sql SELECT 1 -- ; .print no"])
+        #expect(commands("sqlx 'a;b' -- ; c") == ["sqlx 'a;b' --", "c"])
+        #expect(InputCompleteness.check("sql SELECT 1 -- it's") == .complete)
+        #expect(InputCompleteness.check("sql SELECT 'a\\'") == .complete)
+        #expect(InputCompleteness.check("sql SELECT 1 /* open") == .open)
+        #expect(InputCompleteness.check("sql SELECT 'it''s") == .open)
+        #expect(InputCompleteness.check(".mode csv; # it's a note") == .complete)
+    }
+
+    /// `sql SELECT 1 -- ; delete Book/p1` runs one read-only statement and deletes nothing.
+    @Test func aSemicolonInAnSQLCommentDoesNotRunACommand() throws {
+        let harness = try ShellHarness(write: true)
+        #expect(harness.run([".mode csv", "sql SELECT count(*) AS n FROM ZBOOK -- ; delete Book/p1", "count Book"]) == 0)
+        #expect(harness.output == "n\n3\ncount\n3\n")
+    }
+
     /// The commands of a line run in turn, each as at the prompt; a failing one stops a
     /// bailing script there.
     @Test func commandsOnOneLineRunInTurn() throws {

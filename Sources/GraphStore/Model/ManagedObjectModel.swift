@@ -52,6 +52,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
         self.childrenByName = [:]
         for (i, entity) in entities.enumerated() {
             guard !entity.name.isEmpty else { throw .emptyEntityName }
+            try ManagedObjectModel.checkNames(of: entity)
             guard indexByName.updateValue(i, forKey: entity.name) == nil else { throw .duplicateEntity(entity.name) }
         }
         for entity in entities {
@@ -199,6 +200,16 @@ public struct ManagedObjectModel: Sendable, Hashable {
                     throw .unsupportedDerivation(entity: entity.name, attribute: attribute.name, expression: attribute.derivationExpression ?? "", reason: reason)
                 }
             }
+        }
+    }
+
+    /// The entity's name and the names of its properties and fetch indexes are identifiers
+    /// (see ``ModelName``): they become SQL names and key paths.
+    private static func checkNames(of entity: EntityDescription) throws(ModelError) {
+        let named = [(entity.name, "entity")] + entity.attributes.map { ($0.name, "attribute") }
+            + entity.relationships.map { ($0.name, "relationship") } + entity.fetchIndexes.map { ($0.name, "fetch index") }
+        for (name, kind) in named where !ModelName.isValid(name) {
+            throw .invalidName(name, entity: entity.name, kind: kind)
         }
     }
 

@@ -14,6 +14,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownIndexProperty(entity: String, index: String, property: String)
     /// A derived attribute whose expression GraphStore cannot compute on save.
     case unsupportedDerivation(entity: String, attribute: String, expression: String, reason: String)
+    /// A name that is not an identifier (see `ModelName`): `kind` says what it names
+    /// (`entity`, `attribute`, `relationship`, `fetch index`), `entity` where it is.
+    case invalidName(String, entity: String, kind: String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "entity \(entity): fetch index \(index) names \(property), which is not one of its properties"
         case .unsupportedDerivation(let entity, let attribute, let expression, let reason):
             "\(entity).\(attribute): derivation \(expression) cannot be computed: \(reason)"
+        case .invalidName(let name, let entity, let kind):
+            (kind == "entity" ? "entity \(name)" : "entity \(entity): \(kind) \(name)")
+                + " is not a usable name: names are letters, digits and _, not starting with a digit, as Xcode requires"
         }
     }
 }

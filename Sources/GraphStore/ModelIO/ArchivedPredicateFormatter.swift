@@ -6,7 +6,9 @@ import Foundation
 /// Compiled models and `Z_MODELCACHE` archive predicates as object graphs (comparison and
 /// compound predicates over key-path, constant, variable and function expressions); the
 /// model types hold them as text. Classes this formatter does not know make it return nil,
-/// so the caller can report exactly which predicate was not understood.
+/// so the caller can report exactly which predicate was not understood. Each predicate and
+/// expression written costs a step of the archive's budget (see ``ArchiveWalkBudget``):
+/// an archived predicate may reuse a subpredicate at every level.
 struct ArchivedPredicateFormatter {
     let archive: KeyedArchive
     private let maximumDepth = 64
@@ -28,7 +30,7 @@ struct ArchivedPredicateFormatter {
     // MARK: - Predicates
 
     private func predicate(_ value: ArchiveValue?, depth: Int) -> String? {
-        guard depth < maximumDepth, let value else { return nil }
+        guard depth < maximumDepth, archive.budget.spend(), let value else { return nil }
         if let text = archive.string(value) { return text }
         guard let object = archive.object(value) else { return nil }
         switch object.className {
@@ -100,7 +102,7 @@ struct ArchivedPredicateFormatter {
     // MARK: - Expressions
 
     private func expression(_ value: ArchiveValue?, depth: Int) -> String? {
-        guard depth < maximumDepth, let value else { return nil }
+        guard depth < maximumDepth, archive.budget.spend(), let value else { return nil }
         guard let object = archive.object(value) else { return nil }
         switch object.className {
         case "NSSelfExpression":

@@ -8,6 +8,13 @@ import Foundation
 /// every offset, count and reference against the data it has, refuses cycles and deep
 /// nesting, and returns plain ``ArchiveValue``s (UIDs as ``ArchiveValue/reference(_:)``).
 ///
+/// An object referred to many times is decoded once and its value shared, as Core Data's
+/// own decoder shares objects, so decoding costs time and memory in proportion to the
+/// data. What the value stands for written out in full is bounded too
+/// (``expansionLimit(forBytes:)``): arrays that reuse their children level after level
+/// (300 bytes can stand for 2^60 values) are refused, so that nothing reading the value
+/// afterwards walks more than a few values per byte of input.
+///
 /// ```swift
 /// let value = try BinaryPropertyList.parse(blob)    // .dictionary(["NSStoreType": .string("SQLite"), …])
 /// ```
@@ -23,9 +30,21 @@ enum BinaryPropertyList {
 
     /// Parses the whole property list.
     static func parse(_ data: Data) throws(Failure) -> ArchiveValue {
-        var reader = try Reader(Array(data))
-        return try reader.object(reader.top, depth: 0)
+        try parseCountingObjects(data).value
     }
+
+    /// Parses the whole property list; also says how many objects were decoded, which is
+    /// at most the number the data holds, however often they are referred to.
+    static func parseCountingObjects(_ data: Data) throws(Failure) -> (value: ArchiveValue, decodedObjects: Int) {
+        var reader = try Reader(Array(data))
+        let value = try reader.object(reader.top, depth: 0).value
+        return (value, reader.decoded.count)
+    }
+
+    /// How many values a property list of `count` bytes may stand for, written out in full.
+    /// Property lists written by Foundation share strings, numbers and data but never an
+    /// array or a dictionary, so theirs is at most one value per byte.
+    static func expansionLimit(forBytes count: Int) -> Int { 4096 + 8 * count }
 
     private struct Reader {
         let bytes: [UInt8]
@@ -35,6 +54,9 @@ enum BinaryPropertyList {
         let top: Int
         let offsetTable: Int
         var inProgress = Set<Int>()
+        /// Each object's value and how many values it stands for written out in full, once decoded.
+        var decoded: [Int: (value: ArchiveValue, expanded: Int)] = [:]
+        let expansionLimit: Int
 
         init(_ bytes: [UInt8]) throws(Failure) {
             guard bytes.count >= 8 + 32, bytes.starts(with: Array("bplist0".utf8)) else {
@@ -57,6 +79,7 @@ enum BinaryPropertyList {
             objectCount = Int(count)
             top = Int(topIndex)
             offsetTable = Int(table)
+            expansionLimit = BinaryPropertyList.expansionLimit(forBytes: bytes.count)
         }
 
         static func bigEndian(_ bytes: [UInt8], at start: Int, size: Int) -> UInt64 {
@@ -100,10 +123,27 @@ enum BinaryPropertyList {
             return (0..<count).map { Int(Reader.bigEndian(bytes, at: start + $0 * referenceSize, size: referenceSize)) }
         }
 
-        mutating func object(_ index: Int, depth: Int) throws(Failure) -> ArchiveValue {
+        /// The object at `index`, decoded the first time it is reached and shared after.
+        mutating func object(_ index: Int, depth: Int) throws(Failure) -> (value: ArchiveValue, expanded: Int) {
+            if let known = decoded[index] { return known }
             guard depth < 512 else { throw Failure(reason: "nesting deeper than 512 levels") }
             guard inProgress.insert(index).inserted else { throw Failure(reason: "object \(index) contains itself") }
             defer { inProgress.remove(index) }
+            var expanded = 1
+            let value = try decode(index, depth: depth, expanded: &expanded)
+            decoded[index] = (value, expanded)
+            return (value, expanded)
+        }
+
+        /// Counts a child's values into its container's, refusing a total past the limit.
+        func add(_ child: Int, to expanded: inout Int, in index: Int) throws(Failure) {
+            expanded += child
+            guard expanded <= expansionLimit else {
+                throw Failure(reason: "object \(index) stands for more than \(expansionLimit) values: it reuses objects that reuse objects")
+            }
+        }
+
+        mutating func decode(_ index: Int, depth: Int, expanded: inout Int) throws(Failure) -> ArchiveValue {
             let position = try offset(of: index)
             let marker = bytes[position]
             switch marker >> 4 {
@@ -157,7 +197,9 @@ enum BinaryPropertyList {
                 let (count, start) = try length(marker: marker, at: position)
                 var items: [ArchiveValue] = []
                 for reference in try references(count: count, at: start) {
-                    items.append(try object(reference, depth: depth + 1))
+                    let item = try object(reference, depth: depth + 1)
+                    try add(item.expanded, to: &expanded, in: index)
+                    items.append(item.value)
                 }
                 return .array(items)
             case 0xD:
@@ -166,10 +208,12 @@ enum BinaryPropertyList {
                 let values = try references(count: count, at: start + count * referenceSize)
                 var fields: [String: ArchiveValue] = [:]
                 for (key, value) in zip(keys, values) {
-                    guard case .string(let name) = try object(key, depth: depth + 1) else {
+                    guard case .string(let name) = try object(key, depth: depth + 1).value else {
                         throw Failure(reason: "a dictionary key is not a string")
                     }
-                    fields[name] = try object(value, depth: depth + 1)
+                    let item = try object(value, depth: depth + 1)
+                    try add(item.expanded + 1, to: &expanded, in: index)
+                    fields[name] = item.value
                 }
                 return .dictionary(fields)
             default:

@@ -9,11 +9,17 @@ import Foundation
 /// arrays, sets, dictionaries including Core Data's `NSKnownKeysDictionary1`, dates, UUIDs,
 /// URLs, data, decimal numbers). Classes it does not know stay visible as
 /// ``ArchivedObject`` values for the caller to interpret.
+///
+/// Reading costs steps from ``budget``: an archived collection's elements when it is read,
+/// each value ``plainText(_:depth:)`` writes. Once it is spent, collections read as absent
+/// and text as `…`, and the decoder reading the archive refuses it (see ``ArchiveWalkBudget``).
 struct KeyedArchive {
     /// The `$objects` table.
     let objects: [ArchiveValue]
     /// The `$top` entries (normally just `root`).
     let top: [String: ArchiveValue]
+    /// The steps reading the archive may take, in proportion to its size.
+    let budget: ArchiveWalkBudget
 
     /// Parses a binary (or XML) property list holding a keyed archive.
     init(propertyList data: Data) throws(KeyedArchiveError) {
@@ -44,6 +50,7 @@ struct KeyedArchive {
         guard case .dictionary(let top)? = plist["$top"] else { throw .notAnArchive("no $top dictionary") }
         self.objects = objects
         self.top = top
+        budget = ArchiveWalkBudget(limit: BinaryPropertyList.expansionLimit(forBytes: data.count))
     }
 
     /// The root object (`$top.root`).
@@ -92,13 +99,15 @@ struct KeyedArchive {
     /// The elements of an archived array, set or ordered set (`NS.objects`).
     func array(_ value: ArchiveValue?) -> [ArchiveValue]? {
         guard let value else { return nil }
+        let items: [ArchiveValue]
         switch resolve(value) {
-        case .array(let items): return items
+        case .array(let list): items = list
         case .dictionary(let fields):
-            if case .array(let items)? = fields["NS.objects"] { return items }
-            return nil
+            guard case .array(let list)? = fields["NS.objects"] else { return nil }
+            items = list
         default: return nil
         }
+        return budget.spend(items.count) ? items : nil
     }
 
     /// The entries of an archived dictionary, in archive order. Understands
@@ -107,6 +116,7 @@ struct KeyedArchive {
     func dictionary(_ value: ArchiveValue?) -> [(key: String, value: ArchiveValue)]? {
         guard let value, case .dictionary(let fields) = resolve(value) else { return nil }
         if case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] {
+            guard budget.spend(min(keys.count, values.count)) else { return nil }
             return zip(keys, values).compactMap { key, item in string(key).map { ($0, item) } }
         }
         if let values = array(fields["values"]), let mapping = fields["searchMapping"],
@@ -210,7 +220,7 @@ struct KeyedArchive {
     /// A short rendering of any value, for messages and user info that is not a string.
     /// Depth-limited, as archived collections can contain themselves.
     func plainText(_ value: ArchiveValue, depth: Int = 0) -> String {
-        guard depth < 16 else { return "…" }
+        guard depth < 16, budget.spend() else { return "…" }
         let plainText = { (item: ArchiveValue) in self.plainText(item, depth: depth + 1) }
         switch resolve(value) {
         case .null: return "nil"
@@ -221,7 +231,7 @@ struct KeyedArchive {
         case .data(let d): return AttributeValue.dataSummary(d)
         case .date(let d): return AttributeValue.iso8601(d)
         case .reference: return "?"
-        case .array(let items): return "(" + items.map(plainText).joined(separator: ", ") + ")"
+        case .array(let items): return budget.spend(items.count) ? "(" + items.map(plainText).joined(separator: ", ") + ")" : "…"
         case .dictionary:
             if let text = string(value) { return text }
             if let items = array(value) { return "(" + items.map(plainText).joined(separator: ", ") + ")" }

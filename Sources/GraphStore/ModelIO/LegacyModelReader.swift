@@ -39,6 +39,10 @@ struct LegacyModelReader {
             draft.configurations.append(ModelConfiguration(name: name, entities: members.sorted()))
         }
         draft.configurations.sort { $0.name < $1.name }
+        // Objects that reuse objects level after level stop the reading early (ArchiveWalkBudget).
+        if archive.budget.isSpent {
+            throw .legacyFormat(path: path, reason: "its objects reuse objects that reuse objects: reading it takes more than \(archive.budget.limit) steps")
+        }
         return draft
     }
 

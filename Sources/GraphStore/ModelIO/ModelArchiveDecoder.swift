@@ -34,6 +34,7 @@ struct ModelArchiveDecoder {
         }
         let propertyKeys = Dictionary(objects.map { ($0.name, Set(propertyEntries(of: $0.object).map(\.key))) }, uniquingKeysWith: { a, _ in a })
         for (name, object) in objects {
+            try checkBudget()
             draft.entities.append(try entity(name, object, propertyKeys: propertyKeys, warnings: &draft.warnings))
         }
         removeInheritedConstraints(from: &draft.entities)
@@ -43,7 +44,17 @@ struct ModelArchiveDecoder {
         draft.configurations = (archive.dictionary(root["NSConfigurations"]) ?? []).map { name, members in
             ModelConfiguration(name: name, entities: (archive.array(members) ?? []).compactMap(entityName).sorted())
         }.sorted { $0.name < $1.name }
+        try checkBudget()
         return draft
+    }
+
+    /// Refuses an archive whose objects reuse one another so deeply that reading it took
+    /// more steps than its size allows (see ``ArchiveWalkBudget``).
+    private func checkBudget() throws(ModelCacheError) {
+        guard archive.budget.isSpent else { return }
+        throw .malformedArchive(
+            entity: nil, property: nil,
+            reason: "its objects reuse objects that reuse objects: reading it takes more than \(archive.budget.limit) steps, a few per byte")
     }
 
     // MARK: - Entities

@@ -57,11 +57,17 @@ extension PredicateParser {
         var expression = try parseAtom()
         let savedDepth = depth
         defer { depth = savedDepth }
+        // The keys of the whole chain, `a.b[FIRST].c` counting three: each to-many key
+        // nests the value one level deeper, and every later key walks all the levels.
+        var keys = if case .keyPath(let path) = expression { path.count } else { 0 }
         while true {
             if isPunctuation(.dot) {
                 advance()
+                let token = current
                 let component = try keyComponent()
-                expression = PredicateParser.appending(component, to: expression)
+                keys += 1
+                guard keys <= KeyValueCoding.maximumKeyPathLength else { throw fail(KeyValueCoding.keyPathTooLong, at: token) }
+                PredicateParser.append(component, to: &expression)
             } else if isPunctuation(.openBracket) {
                 let open = current
                 advance()
@@ -104,11 +110,27 @@ extension PredicateParser {
         }
     }
 
+    /// `expression` with a key added to the path it ends with.
     static func appending(_ component: String, to expression: ObjectExpression) -> ObjectExpression {
+        var result = expression
+        append(component, to: &result)
+        return result
+    }
+
+    /// Adds a key to the path `expression` ends with. The path grows in place (the
+    /// expression lets go of it first), so a path of n keys costs n, not n².
+    static func append(_ component: String, to expression: inout ObjectExpression) {
         switch expression {
-        case .keyPath(let path): .keyPath(path + [component])
-        case .member(let base, let path): .member(base, path + [component])
-        default: .member(expression, [component])
+        case .keyPath(var path):
+            expression = .constant(.null)
+            path.append(component)
+            expression = .keyPath(path)
+        case .member(let base, var path):
+            expression = .constant(.null)
+            path.append(component)
+            expression = .member(base, path)
+        default:
+            expression = .member(expression, [component])
         }
     }
 
@@ -321,6 +343,9 @@ extension PredicateParser {
             let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             guard !components.contains(where: \.isEmpty) else {
                 throw fail("\(ordinal) is not a valid key path: '\(PredicateToken.shown(path))'", at: token)
+            }
+            guard components.count <= KeyValueCoding.maximumKeyPathLength else {
+                throw fail("\(ordinal): \(KeyValueCoding.keyPathTooLong)", at: token)
             }
             return .keyPath(components)
         case .integer:

@@ -5,23 +5,43 @@ import CSQLite
 /// recursive CTE, and the PRAGMAs that only report), and a statement SQLite still says
 /// writes (`sqlite3_stmt_readonly`) is refused too. So `DELETE FROM ZBOOK` never runs, on a
 /// store opened read-only or for writing, and not one byte of the file changes.
+///
+/// PRAGMAs are judged by name, as `sqlite3_stmt_readonly` cannot judge them: it calls
+/// `PRAGMA journal_mode` (which only reports without an argument) a write, and
+/// `PRAGMA optimize` (which may run ANALYZE) a read. A PRAGMA is allowed when it is listed
+/// here as reporting; `PRAGMA x = v` never is, and neither are those that act with no
+/// argument at all: `optimize`, `wal_checkpoint`, `incremental_vacuum`, `shrink_memory`.
 struct ReadOnlySQL {
     /// The PRAGMAs that report without changing anything, with or without an argument
-    /// (a table's name, a number of errors to list).
-    private static let reportingPragmas: Set<String> = [
+    /// (a table's or an index's name, a number of errors to list).
+    static let reportingPragmas: Set<String> = [
         "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
         "foreign_key_check", "integrity_check", "quick_check",
     ]
-    /// The PRAGMAs that only report when given no argument (with one, they set).
-    private static let queryPragmas: Set<String> = [
+    /// The PRAGMAs that only report when given no argument (with one, they set): the
+    /// file's settings and the connection's.
+    static let queryPragmas: Set<String> = [
         "database_list", "collation_list", "function_list", "module_list", "pragma_list", "compile_options",
         "page_count", "page_size", "freelist_count", "schema_version", "user_version", "application_id",
-        "data_version", "encoding", "auto_vacuum",
+        "data_version", "encoding", "auto_vacuum", "journal_mode", "journal_size_limit", "locking_mode", "synchronous",
+        "wal_autocheckpoint", "cache_size", "cache_spill", "mmap_size", "max_page_count", "busy_timeout", "secure_delete",
+        "temp_store", "query_only", "foreign_keys", "defer_foreign_keys", "recursive_triggers", "automatic_index",
+        "cell_size_check", "ignore_check_constraints", "legacy_alter_table", "reverse_unordered_selects",
+        "read_uncommitted", "trusted_schema", "fullfsync", "checkpoint_fullfsync", "analysis_limit", "threads",
+        "soft_heap_limit", "hard_heap_limit",
     ]
+
+    /// Whether the authorizer lets `PRAGMA name` run, given its argument (nil without one).
+    static func allowsPragma(_ name: String, argument: String?) -> Bool {
+        let pragma = name.lowercased()
+        return reportingPragmas.contains(pragma) || (argument == nil && queryPragmas.contains(pragma))
+    }
 
     /// What the authorizer saw and refused, for the message.
     private final class Refusal {
         var action: String?
+        /// A PRAGMA the authorizer allowed by name.
+        var allowedPragma: String?
     }
 
     /// Prepares the one statement `sql` holds on `connection`, refusing anything that is
@@ -41,6 +61,8 @@ struct ReadOnlySQL {
             if let action = refusal.action { throw ReadOnlySQLError.notReadOnly(action: action.hasPrefix("schema") ? verb : action) }
             throw error
         }
+        // A reporting PRAGMA was allowed by name, which is what decides for PRAGMAs.
+        if verb == "PRAGMA", refusal.allowedPragma != nil { return statement }
         guard sqlite3_stmt_readonly(statement.handle) != 0 else { throw ReadOnlySQLError.notReadOnly(action: verb) }
         return statement
     }
@@ -88,8 +110,10 @@ struct ReadOnlySQL {
         case SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE:
             return SQLITE_OK
         case SQLITE_PRAGMA:
-            let pragma = name?.lowercased() ?? ""
-            if reportingPragmas.contains(pragma) || (argument == nil && queryPragmas.contains(pragma)) { return SQLITE_OK }
+            if let name, allowsPragma(name, argument: argument) {
+                if let data { Unmanaged<Refusal>.fromOpaque(data).takeUnretainedValue().allowedPragma = name }
+                return SQLITE_OK
+            }
         default:
             break
         }

@@ -17,7 +17,13 @@ enum SQLCommand {
             (an authorizer allows only reading), so sql DELETE FROM ZBOOK changes nothing, \
             not one byte of the file, even with --write. Unsaved changes are not in the file: \
             fetch and count see them, sql does not. A ; ends the statement as it ends any \
-            command; .sql STATEMENT does the same as sql STATEMENT.
+            command, but the statement is read as sqlite3 reads SQL: a ; inside an SQL \
+            comment (-- to the end of the line, /* */) or string ('it''s', "name") is SQL, \
+            so sql SELECT 1 -- ; delete Book/p1 is one statement. A PRAGMA runs when it only \
+            reports (PRAGMA journal_mode, PRAGMA table_info(ZBOOK), PRAGMA page_size); \
+            PRAGMA x = v is refused, as are optimize, wal_checkpoint, incremental_vacuum and \
+            shrink_memory, which act with no argument. .sql STATEMENT does the same as \
+            sql STATEMENT.
             """
     ) { shell, arguments in
         try run(String(arguments.text(from: statement) ?? ""), shell: shell)

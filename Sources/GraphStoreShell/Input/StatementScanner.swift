@@ -7,7 +7,8 @@ enum InputCompleteness: Equatable {
     case continuedByBackslash
 
     /// Looks at quotes (`'…'`, `"…"`, with backslash escapes inside them) and brackets
-    /// outside quotes. Comments (`--`, `#`) are always complete, whatever they contain.
+    /// outside quotes, and in the text of `sql` at SQL's quotes and comments (see
+    /// ``CommandTextScanner``). Comments (`--`, `#`) are always complete, whatever they contain.
     static func check(_ text: String) -> InputCompleteness {
         var scanner = StatementScanner()
         return scanner.add(text)
@@ -25,8 +26,7 @@ enum InputCompleteness: Equatable {
 /// scanner.add("ne'")                              // .complete
 /// ```
 struct StatementScanner {
-    private var quotes = QuoteState()
-    private var depth = 0
+    private var scanner = CommandTextScanner()
     private var isComment = false
     private var hasStarted = false
     /// How many Unicode scalars have been looked at, over all statements: each one once,
@@ -35,8 +35,7 @@ struct StatementScanner {
 
     /// Starts the next statement.
     mutating func startStatement() {
-        quotes = QuoteState()
-        depth = 0
+        scanner = CommandTextScanner()
         isComment = false
         hasStarted = false
     }
@@ -45,26 +44,26 @@ struct StatementScanner {
     /// the statement is complete with it.
     mutating func add(_ line: String) -> InputCompleteness {
         if hasStarted {
-            scan("\n")
+            scan("\n", next: nil)
         } else {
             hasStarted = true
-            let trimmed = line.drop(while: \.isWhitespace)
-            isComment = trimmed.hasPrefix("--") || trimmed.hasPrefix("#")
+        }
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex, !isComment {
+            let next = scalars.index(after: index)
+            scan(scalars[index], next: next < scalars.endIndex ? scalars[next] : nil)
+            index = next
         }
         if isComment { return .complete }
-        for c in line.unicodeScalars { scan(c) }
-        if quotes.isInsideQuotes || depth > 0 { return .open }
+        if scanner.isOpen { return .open }
         if line.last == "\\", !line.hasSuffix("\\\\") { return .continuedByBackslash }
         return .complete
     }
 
-    private mutating func scan(_ c: Unicode.Scalar) {
+    private mutating func scan(_ c: Unicode.Scalar, next: Unicode.Scalar?) {
         scannedScalars += 1
-        guard quotes.advance(c) else { return }
-        if c == "(" || c == "{" || c == "[" {
-            depth += 1
-        } else if c == ")" || c == "}" || c == "]" {
-            depth -= 1
-        }
+        // A comment runs to the end of the statement: whatever it holds, it is complete.
+        if scanner.scan(c, next: next) == .commentToEnd { isComment = true }
     }
 }

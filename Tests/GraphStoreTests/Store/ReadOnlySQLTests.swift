@@ -85,6 +85,37 @@ import TestScratch
         try context.save()
     }
 
+    /// A PRAGMA that only reports runs, judged by its name (SQLite's own read-only flag
+    /// calls `PRAGMA journal_mode` a write); setting one, or one that acts even without an
+    /// argument, is refused, and the file does not change.
+    @Test func reportingPragmasRunAndActingOnesAreRefused() throws {
+        let path = try BrokenStores.copy(Fixtures.exampleStore)
+        let before = BrokenStores.bytes(of: path)
+        for readOnly in [true, false] {
+            // Opened read-only first: that pass must leave every byte as it was.
+            if !readOnly { #expect(BrokenStores.bytes(of: path) == before) }
+            let store = try PersistentStore(path: path, readOnly: readOnly)
+            var rows: [[SQLiteValue]] = []
+            try store.forEachRow(readOnlySQL: "PRAGMA journal_mode") { rows.append($0) }
+            #expect(rows.count == 1)
+            for sql in [
+                "PRAGMA page_size", "PRAGMA main.page_size", "PRAGMA table_info(ZBOOK)", "PRAGMA table_info('ZBOOK')", "pragma Index_List(ZBOOK)",
+                "PRAGMA foreign_keys", "PRAGMA synchronous", "PRAGMA cache_size", "PRAGMA integrity_check", "PRAGMA quick_check(5)",
+                "PRAGMA freelist_count", "PRAGMA locking_mode", "SELECT name FROM pragma_table_info('ZBOOK')",
+            ] {
+                #expect(throws: Never.self, "\(sql)") { try store.forEachRow(readOnlySQL: sql) { _ in } }
+            }
+            for sql in [
+                "PRAGMA journal_mode = DELETE", "PRAGMA journal_mode(DELETE)", "PRAGMA page_size = 1024", "PRAGMA foreign_keys = ON",
+                "PRAGMA optimize", "PRAGMA wal_checkpoint", "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA incremental_vacuum",
+                "PRAGMA shrink_memory", "PRAGMA user_version = 7", "PRAGMA case_sensitive_like = 1", "PRAGMA writable_schema",
+            ] {
+                #expect(throws: ReadOnlySQLError.self, "\(sql)") { try store.forEachRow(readOnlySQL: sql) { _ in } }
+            }
+            #expect(throws: ReadOnlySQLError.notReadOnly(action: "PRAGMA optimize")) { try store.forEachRow(readOnlySQL: "PRAGMA optimize") { _ in } }
+        }
+    }
+
     @Test func oneStatementAtATime() throws {
         let store = try PersistentStore(path: Fixtures.exampleStore)
         #expect(throws: ReadOnlySQLError.severalStatements) { try store.forEachRow(readOnlySQL: "SELECT 1; SELECT 2") { _ in } }

@@ -109,10 +109,19 @@ final class PredicateSQLCompiler {
         return SQLTableAlias(index: nextAlias)
     }
 
+    /// The most to-one joins one SELECT of a compiled predicate has: SQLite joins at most
+    /// 64 tables, and a level also has its own table (and a to-many's join table and
+    /// destination). A predicate that needs more is evaluated in memory.
+    static let maximumJoins = 60
+
     /// The scope of a to-one destination, joined once per scope and relationship.
     func join(_ scope: SQLScope, _ relationship: RelationshipMapping, foreignKey column: String) throws -> SQLScope {
         let key = relationship.relationship.name
         if let existing = scope.joins[key] { return existing }
+        guard levelJoins[scope.level].count < PredicateSQLCompiler.maximumJoins else {
+            throw SQLUnsupported(
+                "it needs more than \(PredicateSQLCompiler.maximumJoins) to-one joins in one SELECT (SQLite joins at most 64 tables)")
+        }
         let destination = try lookup(relationship.relationship.destination)
         let alias = makeAlias()
         let joined = SQLScope(alias: alias, mapping: destination, level: scope.level, presence: .column(alias, "Z_PK"))
