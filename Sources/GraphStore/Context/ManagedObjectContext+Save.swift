@@ -91,6 +91,7 @@ extension ManagedObjectContext {
             }
             for object in inserted.values { try writeJoinRows(object) }
             for object in updated.values { try writeJoinRows(object) }
+            try recordHistory()
         }
         return (conflicts.overwritten, conflicts.rebased)
     }
