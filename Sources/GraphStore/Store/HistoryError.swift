@@ -16,7 +16,7 @@ public enum HistoryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cannotRecord(let path, let reason):
             "\(path): this store keeps persistent history and GraphStore cannot write this save's history as Core Data would: \(reason); nothing was written. To save without history rows (the app's history readers and CloudKit mirroring will then not see the change), set the context's savesHistory to false"
         case .malformedHistory(let path, let reason):
-            "\(path): the persistent history tables are not as Core Data makes them: \(reason); nothing was written"
+            "\(path): the persistent history tables are not as Core Data makes them: \(reason)"
         case .notKept(let path):
             "\(path): the store keeps no persistent history (no ATRANSACTION, ACHANGE or ATRANSACTIONSTRING table: the app did not turn on history tracking)"
         }

@@ -40,7 +40,12 @@ extension PersistentStore {
     /// neither). Does nothing for a store without history tables.
     func recordHistory(_ entries: [HistoryEntry], author: String?, contextName: String?) throws {
         guard keepsHistory, !entries.isEmpty else { return }
-        let entities = try historyEntities()
+        let entities: HistoryEntities
+        do {
+            entities = try historyEntities()
+        } catch HistoryError.malformedHistory(_, let reason) {
+            throw HistoryError.cannotRecord(path: path, reason: "its history tables are not as Core Data makes them (\(reason))")
+        }
         let columns = try updatedColumns(entries)
         let transaction = try nextHistoryKeys(entities.transaction, table: "ATRANSACTION", count: 1)
         let processName = ProcessInfo.processInfo.processName
@@ -60,7 +65,7 @@ extension PersistentStore {
             try insert.execute([
                 .integer(key), .integer(Int64(entities.change)), .integer(entry.changeType.rawValue),
                 .integer(Int64(entry.mapping.number)), .integer(entry.primaryKey), .integer(transaction),
-                columns[index].map { .blob(Data($0)) } ?? .null,
+                columns[index].map { SQLiteValue.blob(Data($0)) } ?? .null,
             ])
             key += 1
         }
@@ -126,9 +131,9 @@ extension PersistentStore {
     /// `count` new keys of a history entity, from its `Z_MAX` (raised to the last), above
     /// any key its table holds.
     private func nextHistoryKeys(_ entity: Int, table: String, count: Int) throws -> Int64 {
-        let stored = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entity))])
-        let top = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)")
-        guard let stored = stored?.integer ?? (stored == .null ? 0 : nil), let top = top?.integer ?? (top == .null ? 0 : nil),
+        let storedValue = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(Int64(entity))]) ?? .null
+        let topValue = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") ?? .null
+        guard let stored = storedValue == .null ? 0 : storedValue.integer, let top = topValue == .null ? 0 : topValue.integer,
             max(stored, top) <= Int64.max - Int64(count)
         else {
             throw HistoryError.malformedHistory(path: path, reason: "the key counter of \(table) (Z_MAX of Z_ENT \(entity), or its largest Z_PK) is not a number with room for \(count) more")

@@ -82,12 +82,12 @@ extension PersistentStore {
             }
             let entity = try historyInteger(row[3], "ACHANGE", "ZENTITY", row: rowName)
             let primaryKey = try historyInteger(row[4], "ACHANGE", "ZENTITYPK", row: rowName)
-            let mapping = Int(exactly: entity).flatMap { mapping(number: $0) }
+            let mapping = Int(exactly: entity).flatMap { self.mapping(number: $0) }
             var raw: [UInt8]?
             if case .blob(let data) = row[5] { raw = Array(data) }
             var updated: [String]?
             if let raw, let mapping {
-                if orders[mapping.number] == nil { orders[mapping.number] = try? HistoryColumns.order(of: mapping).get() }
+                if orders[mapping.number] == nil { orders.updateValue(try? HistoryColumns.order(of: mapping).get(), forKey: mapping.number) }
                 updated = (orders[mapping.number] ?? nil).flatMap { HistoryColumns.decode(raw, order: $0) }
             }
             transactions[position].changes.append(HistoryChange(

@@ -42,9 +42,10 @@ enum HistoryCommand {
 
     private static func text(_ value: String?) -> Cell { value.map(Cell.text) ?? .null }
 
-    /// `Entity/PK`, or the entity's number where the model has no such entity.
+    /// The object as other commands name it (`Item/p10`), or the entity's number and key
+    /// where the model has no such entity.
     private static func object(_ change: HistoryChange) -> String {
-        "\(change.entityName ?? "Z_ENT \(change.entityNumber)")/\(change.primaryKey)"
+        change.objectID?.description ?? "Z_ENT \(change.entityNumber)/\(change.primaryKey)"
     }
 
     private static func properties(_ change: HistoryChange) -> Cell {
