@@ -180,7 +180,7 @@ import Testing
         text.preservesValueInHistoryOnDeletion = true
         let model = try ManagedObjectModel(entities: [EntityDescription("Page", attributes: [text])])
         let path = try storeWithHistoryTables(model)
-        let store = try PersistentStore(path: path, readOnly: false)
+        let store = try PersistentStore(path: path, model: model, readOnly: false)
         let context = ManagedObjectContext(store: store)
         let page = try context.insert("Page")
         try page.set("text", "one")
