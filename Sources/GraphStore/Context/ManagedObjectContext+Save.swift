@@ -97,6 +97,7 @@ extension ManagedObjectContext {
             for object in inserted.values { try writeJoinRows(object) }
             for object in updated.values { try writeJoinRows(object) }
             derived = try recomputeDerivedAttributes()
+            try recordHistory()
         }
         return (conflicts.overwritten, conflicts.rebased, derived)
     }

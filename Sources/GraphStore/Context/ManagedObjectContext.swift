@@ -83,6 +83,21 @@ public final class ManagedObjectContext {
     /// ```
     public var mergePolicy: MergePolicy = .error
 
+    /// The author a save records in the store's persistent history (Core Data's
+    /// `transactionAuthor`), for stores that track history; nil records none.
+    public var transactionAuthor: String?
+
+    /// The context's name, recorded as the context name of its saves in the store's
+    /// persistent history; nil records none.
+    public var name: String?
+
+    /// Whether a save to a store that tracks persistent history writes its history rows
+    /// (the default). When GraphStore cannot write them as Core Data would, the save is
+    /// refused with ``HistoryError/cannotRecord(path:reason:)``; false saves without them,
+    /// and then the app's history readers and CloudKit mirroring never see the change
+    /// (Core Data has no such switch: it always records history on such a store).
+    public var savesHistory = true
+
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
     // Read on every change, written only when an undo manager is installed or removed

@@ -23,6 +23,7 @@ enum BuiltinCommands {
         ReloadCommand.command,
         ValidateCommand.command,
         VerifyCommand.command,
+        HistoryCommand.command,
         ImportExportCommands.importCommand,
         ImportExportCommands.exportCommand,
         DiffCommand.command,

@@ -3,7 +3,7 @@ import GraphStore
 /// `save [--force]` and `rollback`: end the pending changes one way or the other.
 enum SaveCommand {
     static let save = ShellCommand(
-        "save", arguments: [.flag("--force")],
+        "save", arguments: [.flag("--force"), .flag("--without-history")],
         summary: "validate and save every pending change in one transaction; on failure print object, entity, key, value, rule, code",
         example: "save",
         details: """
@@ -12,7 +12,10 @@ enum SaveCommand {
             conflicting object with both versions and, per attribute and to-one, your value and the \
             stored one. Then reload the objects to take the stored values, or save --force to write \
             yours over them (Core Data's overwrite merge policy: the whole object, changed keys or \
-            not; a row someone else deleted cannot be overwritten, only reloaded).
+            not; a row someone else deleted cannot be overwritten, only reloaded). A store that tracks \
+            persistent history gets the save's transaction and change rows, as Core Data writes them; where \
+            GraphStore cannot write them so (see .history), the save is refused, and save --without-history \
+            saves without them (the app's history readers and CloudKit mirroring then miss the change).
             """,
         writes: true
     ) { shell, arguments in
@@ -23,8 +26,12 @@ enum SaveCommand {
         }
         let counts = summary(context)
         let overwritten: [MergeConflict]
+        context.savesHistory = !arguments.has("--without-history")
+        defer { context.savesHistory = true }
         do {
             overwritten = try context.save(mergePolicy: arguments.has("--force") ? .overwrite : context.mergePolicy)
+        } catch HistoryError.cannotRecord(let path, let reason) {
+            throw ShellError("save refused: \(path) keeps persistent history and GraphStore cannot write this save's history as Core Data would: \(reason). Nothing was written and the changes are still pending; save --without-history saves them with no history rows (the app's history readers and CloudKit mirroring will then not see the change)")
         } catch let failure as any ValidationErrorReporting {
             throw ValidationRows.saveFailure(shell, failure)
         } catch StoreError.optimisticLockingFailure(let conflicts) {
