@@ -101,7 +101,7 @@ import TestScratch
             let fetched = try context.fetch(entity, exactEntity: true)
             originals[entity] = records.map { fetched[$0.line - 2] }
         }
-        try compare(originals, with: ManagedObjectContext(store: try PersistentStore(path: copyPath, model: model)), keys: keys, into: &outcome)
+        try compare(originals, in: context, with: ManagedObjectContext(store: try PersistentStore(path: copyPath, model: model)), keys: keys, into: &outcome)
     }
 
     /// For each root entity, an attribute whose values are set and distinct over all its
@@ -180,7 +180,8 @@ import TestScratch
         }
         guard !selfReferences.isEmpty else { return records }
         func key(_ record: SeedRecord) -> String? {
-            record.fields.first { $0.name == keyName }.flatMap { if case .text(let t) = $0.value { t } else { nil } }
+            guard case .text(let text)? = record.fields.first(where: { $0.name == keyName })?.value else { return nil }
+            return text
         }
         let byKey = Dictionary(records.compactMap { record in key(record).map { ($0, record) } }, uniquingKeysWith: { a, _ in a })
         var done = Set<Int>()
@@ -209,7 +210,9 @@ import TestScratch
 
     /// Each original object against the copy's object of the same place (the copy's objects
     /// of an entity, by Z_PK, are in the order they were loaded).
-    static func compare(_ originals: [String: [ManagedObject]], with copy: ManagedObjectContext, keys: NaturalKeys, into outcome: inout Outcome) throws {
+    static func compare(_ originals: [String: [ManagedObject]], in context: ManagedObjectContext, with copy: ManagedObjectContext, keys: NaturalKeys, into outcome: inout Outcome) throws {
+        let originalIndex = NaturalKeyIndex(context: context, keys: keys)
+        let copyIndex = NaturalKeyIndex(context: copy, keys: keys)
         let model = copy.store.model
         for (entity, objects) in originals.sorted(by: { $0.key < $1.key }) {
             let copies = try copy.fetch(entity, exactEntity: true).sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
@@ -233,8 +236,8 @@ import TestScratch
                         outcome.differences.append("\(entity).\(relationship.name): \(relationship.destination) has no attribute set and distinct on every object to carry it")
                         continue
                     }
-                    let before = try destinations(original, relationship, keys: keys)
-                    let after = try destinations(loaded, relationship, keys: keys)
+                    let before = try destinations(original, relationship, index: originalIndex)
+                    let after = try destinations(loaded, relationship, index: copyIndex)
                     if before != after { outcome.differences.append("\(entity).\(relationship.name): \(before) became \(after)") }
                 }
             }
@@ -242,8 +245,7 @@ import TestScratch
     }
 
     /// A relationship's destinations by key: in order when ordered, else sorted.
-    static func destinations(_ object: ManagedObject, _ relationship: RelationshipDescription, keys: NaturalKeys) throws -> [String] {
-        let index = NaturalKeyIndex(context: object.context!, keys: keys)
+    static func destinations(_ object: ManagedObject, _ relationship: RelationshipDescription, index: NaturalKeyIndex) throws -> [String] {
         let members = relationship.isToMany ? try object.objects(forKey: relationship.name) : [try object.object(forKey: relationship.name)].compactMap { $0 }
         let texts = try members.map { try index.keyText(of: $0) ?? "?" }
         return relationship.isOrdered ? texts : texts.sorted()

@@ -31,12 +31,47 @@ import TestScratch
         #expect(SeedValueText.format(.date(Date(timeIntervalSinceReferenceDate: -1.25))) == "2000-12-31T23:59:58.75Z")
         #expect(SeedValueText.format(.date(Date(timeIntervalSinceReferenceDate: 0))) == "2001-01-01T00:00:00Z")
         // A random sample of fractional dates over two centuries, each exact.
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededGenerator(state: 7)
         for _ in 0..<2000 {
             let seconds = Double.random(in: -3e9...3e9, using: &generator)
             let text = SeedValueText.format(.date(Date(timeIntervalSinceReferenceDate: seconds)))
             #expect(try ISO8601DateText.date(from: text).timeIntervalSinceReferenceDate == seconds, "\(seconds) printed as \(text)")
         }
+    }
+
+    @Test("A date as it prints, typed in a predicate, matches its object (SQL and in memory)")
+    func aPrintedDateMatchesItsObject() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Entry") {
+                AttributeDescription("date", .date)
+                AttributeDescription("ratio", .float)
+                AttributeDescription("weight", .double)
+            }
+        }
+        let store = try PersistentStore.create(at: try Fixtures.newStorePath(), model: model)
+        let context = ManagedObjectContext(store: store)
+        let stored = [526_927_588.940283, 526_927_588.9402831, -1.25]
+        for seconds in stored {
+            try context.insert("Entry").setValue(.date(Date(timeIntervalSinceReferenceDate: seconds)), forKey: "date")
+        }
+        try context.save()
+        let fresh = ManagedObjectContext(store: store)
+        for seconds in stored {
+            let text = SeedValueText.format(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+            let predicate = try ObjectPredicate(format: "date == '\(text)'").readingDateStrings(entity: "Entry", in: model)
+            #expect(try fresh.count(for: FetchRequest(entityName: "Entry", predicate: predicate)) == 1, "\(text)")
+            #expect(try fresh.fetch("Entry").filter { try predicate.evaluate(with: $0) }.count == 1, "\(text)")
+        }
+        // A value that would be stored as another is refused where it is set.
+        let entry = try context.insert("Entry")
+        #expect(throws: StoreError.self) { try entry.setValue(.double(1e39), forKey: "ratio") }
+        #expect(throws: StoreError.self) { try entry.setValue(.double(.nan), forKey: "weight") }
+        try entry.setValue(.double(.infinity), forKey: "ratio")
+        try entry.setValue(.double(-.infinity), forKey: "weight")
+        try context.save()
+        let back = try #require(try ManagedObjectContext(store: store).fetch("Entry").first { try $0.value(forKey: "ratio") != nil })
+        #expect(try back.value(forKey: "ratio") == .double(.infinity))
+        #expect(try back.value(forKey: "weight") == .double(-.infinity))
     }
 
     @Test("A date out of its calendar is refused with the field and why, never carried into the next")
