@@ -11,8 +11,33 @@ import TestScratch
 /// its destinations' keys. What cannot round trip is said per store, and asserted.
 @Suite struct CorpusRoundTripTests {
     /// Why a store does not round trip exactly, asserted so that a store that starts to
-    /// round trip (or stops) fails the test until this list says so. Empty: every store does.
-    static let expectedReasons: [String: String] = [:]
+    /// round trip (or stops) fails the test until this list says so. In each, every value
+    /// that was compared is exact; what is missing is a way to carry something through text.
+    static let expectedReasons: [String: String] = {
+        let noKey = "has no attribute set and distinct on every object to carry it"
+        let missingFile = "which is missing"
+        let wire = "stores/wireapp__wire-ios-data-model/Tests/Resources/"
+        let wibosco = "stores/wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/"
+        return [
+            // Relationships to an entity none of whose attributes names its objects.
+            "stores/alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite": noKey,
+            "stores/linjk__JimGroceryDude/JimGroceryDude/Model/DataModel/DefaultData.sqlite": noKey,
+            "stores/sergd2005__ResourcesManager/default.store": noKey,
+            wire + "store2-3.wiredatabase": noKey, wire + "store2-75-0.wiredatabase": noKey,
+            wire + "store2-90-0.wiredatabase": noKey, wire + "store2-100-0.wiredatabase": noKey,
+            wire + "store2-101-0.wiredatabase": noKey,
+            // The corpus has the stores without their _EXTERNAL_DATA folders.
+            wire + "store1-25.wiredatabase": missingFile, wire + "store2-21-1.wiredatabase": missingFile,
+            wire + "store2-30-0.wiredatabase": missingFile, wire + "store2-45-0.wiredatabase": missingFile,
+            wire + "store2-60-0.wiredatabase": missingFile,
+            // A required to-one whose other side is the one carried: one import per entity
+            // cannot load either side first.
+            wibosco + "CoreDataMigration_Example_3.sqlite": "color has no value, but it is required",
+            wibosco + "CoreDataMigration_Example_WAL.sqlite": "color has no value, but it is required",
+            // A legacy model GraphStore reads only by inference.
+            "stores/thoughtcroft__coredatabooks/CoreDataBooks.CDBStore": "no model",
+        ]
+    }()
 
     struct Outcome: CustomStringConvertible {
         var store: String
