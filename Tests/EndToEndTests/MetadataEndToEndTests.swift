@@ -68,6 +68,16 @@ import TestScratch
     private static func metadataPlist(of store: String) throws -> Data? {
         let result = try ScriptTests.run(["-json", store, "sql SELECT Z_PLIST FROM Z_METADATA"])
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
-        return (rows?.first?["Z_PLIST"] as? String).flatMap { Data(base64Encoded: $0) }
+        // Blobs print as 0x and hex in JSON.
+        guard let hex = rows?.first?["Z_PLIST"] as? String, hex.hasPrefix("0x") else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.index(hex.startIndex, offsetBy: 2)
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return Data(bytes)
     }
 }

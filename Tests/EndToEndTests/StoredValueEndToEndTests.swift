@@ -120,12 +120,12 @@ import Testing
         try Data("the image".utf8).write(to: URL(fileURLWithPath: folder + "/30084A1C-76CF-4976-8312-8E8EFCF6F510"))
         let present = try ScriptTests.run(["--line", "--strict", path, "-c"] + fetch)
         #expect(present.status == 0)
-        #expect(present.stdout.contains("imageMediumData = <9 bytes: 74686520696d6167…>"))
+        #expect(present.stdout.contains("imageMediumData = 0x74686520696d616765"))
         #expect(present.stderr.isEmpty)
         // Through a symbolic link from elsewhere, the folder beside the real store is read.
         let elsewhere = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
         let link = (elsewhere as NSString).deletingLastPathComponent + "/linked.wiredatabase"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-        #expect(try ScriptTests.run(["--line", link, "-c"] + fetch).stdout.contains("imageMediumData = <9 bytes: 74686520696d6167…>"))
+        #expect(try ScriptTests.run(["--line", link, "-c"] + fetch).stdout.contains("imageMediumData = 0x74686520696d616765"))
     }
 }

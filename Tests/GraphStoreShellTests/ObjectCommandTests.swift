@@ -114,6 +114,12 @@ import TestScratch
             ("insert Book price=cheap", "Book.price is Double; cheap is not a number"),
             ("insert Book inPrint=maybe", "Book.inPrint is Boolean; maybe is not true or false"),
             ("insert Book published=yesterday", "Book.published is Date; yesterday is not a date (2020-01-01 or 2020-01-01T10:30:00Z)"),
+            // Never stored as another value: February 30th is not March 1st, 10^20 not a capped integer.
+            ("insert Book published=2024-02-30", "Book.published is Date; 2024-02-30 is not a date: day 30 is not 01–29 (2024-02 has 29 days)"),
+            ("insert Book published=2024-02-01T25:61:61Z", "Book.published is Date; 2024-02-01T25:61:61Z is not a date: hour 25 is not 00–23"),
+            ("insert Book pages=99999999999999999999", "Book.pages is Integer 16; 99999999999999999999 is outside -32768…32767"),
+            ("insert Book price=1e400", "Book.price is Double; 1e400 is not a number within ±1.7976931348623157e+308 (the range of Double)"),
+            ("insert Book price=nan", "Book.price is Double; nan is not a number SQLite can store (it stores NaN as NULL)"),
             ("insert Book cover=PNG", "Book.cover is Binary; PNG is not hex bytes (0x89504e47)"),
             ("insert Book colour=red", "Book has no attribute colour; its attributes: title, price, pages, published, inPrint, isbn, id, cover, amount, site"),
             ("insert Book shelf=Shelf/p1", "Book.shelf is a relationship; use link/unlink"),

@@ -45,9 +45,38 @@ import Testing
         #expect(parsed[1]["title"] as? String == "Emma, a \"novel\"")
     }
 
-    @Test func jsonWritesBooleansDataAndNonFiniteNumbersAsJSONCan() throws {
-        let text = write(.jsonl, columns: ["flag", "blob", "ratio"], rows: [[.value(.bool(true)), .value(.data(Data([1, 2, 3]))), .value(.double(.infinity))]])
-        #expect(text == #"{"flag":true,"blob":"AQID","ratio":null}"# + "\n")
+    @Test("JSON: booleans typed, bytes whole as 0x hex, infinities as the strings import reads, never null")
+    func jsonWritesBooleansDataAndNonFiniteNumbersAsJSONCan() throws {
+        let text = write(.jsonl, columns: ["flag", "blob", "ratio", "low"], rows: [[.value(.bool(true)), .value(.data(Data([1, 2, 3]))), .value(.double(.infinity)), .value(.double(-.infinity))]])
+        #expect(text == #"{"flag":true,"blob":"0x010203","ratio":"inf","low":"-inf"}"# + "\n")
+    }
+
+    @Test("Dates print every fractional digit the stored double needs, the shortest that reads back")
+    func datesAreExact() throws {
+        let stored = 526_927_588.940283
+        let rows: [[Cell]] = [[.value(.date(Date(timeIntervalSinceReferenceDate: stored)))], [.value(.date(Date(timeIntervalSinceReferenceDate: 0.5)))], [.value(.date(Date(timeIntervalSinceReferenceDate: -1.25)))]]
+        for mode in [OutputMode.csv, .list, .line, .json, .table] {
+            let text = write(mode, columns: ["d"], rows: rows)
+            #expect(text.contains("2017-09-12T16:46:28.940283Z"), "\(mode): \(text)")
+            #expect(text.contains("2001-01-01T00:00:00.5Z"), "\(mode): \(text)")
+            #expect(text.contains("2000-12-31T23:59:58.75Z"), "\(mode): \(text)")
+        }
+        let read = try ISO8601DateText.date(from: "2017-09-12T16:46:28.940283Z")
+        #expect(read.timeIntervalSinceReferenceDate == stored)
+    }
+
+    @Test("Bytes are whole (0x hex) in every mode a program reads, summarised only in table and box")
+    func bytesAreWholeInMachineModes() throws {
+        let bytes = Data((0..<16).map { UInt8($0 * 17) })
+        let hex = "0x00112233445566778899aabbccddeeff"
+        for mode in OutputMode.allCases {
+            let text = write(mode, columns: ["b"], rows: [[.value(.data(bytes))]])
+            if mode == .table || mode == .box {
+                #expect(text.contains("<16 bytes: 0011223344556677…>"), "\(mode): \(text)")
+            } else {
+                #expect(text.contains(hex), "\(mode): \(text)")
+            }
+        }
     }
 
     @Test func jsonlIsOneObjectPerLine() throws {

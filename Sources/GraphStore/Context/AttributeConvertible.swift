@@ -67,7 +67,7 @@ extension Decimal: AttributeConvertible {
         switch attributeValue {
         case .decimal(let d): self = d
         case .integer(let v): self = Decimal(v)
-        case .double(let v): self = Decimal(v)
+        case .double(let v): self = AttributeValue.decimal(stored: v)
         default: return nil
         }
     }

@@ -27,7 +27,7 @@ public enum AttributeValue: Sendable, Hashable {
         case .integer(let v): v
         case .bool(let v): v ? 1 : 0
         case .double(let v): v.rounded(.towardZero) == v && abs(v) < 9.2e18 ? Int64(v) : nil
-        case .decimal(let v): Int64(exactly: NSDecimalNumber(decimal: v).doubleValue)
+        case .decimal(let v): Int64(exactly: AttributeValue.storedDouble(v))
         default: nil
         }
     }
@@ -37,7 +37,7 @@ public enum AttributeValue: Sendable, Hashable {
         switch self {
         case .integer(let v): Double(v)
         case .double(let v): v
-        case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): AttributeValue.storedDouble(v)
         case .bool(let v): v ? 1 : 0
         default: nil
         }
@@ -100,20 +100,34 @@ extension AttributeValue: CustomStringConvertible {
         }
     }
 
-    /// Formats a double the shortest way that reads back exactly (`15` not `15.0`).
+    /// Formats a double the shortest way that reads back exactly (`15` not `15.0`, `-0` for
+    /// negative zero, `inf`, `-inf`, `nan`).
     public static func format(_ value: Double) -> String {
+        if value == 0, value.sign == .minus { return "-0" }
         if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
             return String(Int64(value))
         }
         return "\(value)"
     }
 
-    /// ISO 8601 in UTC with fractional seconds when present (`2014-09-01T10:00:00Z`).
+    /// ISO 8601 in UTC with the fractional seconds the date holds, as many digits as read
+    /// back to the same stored double (`2014-09-01T10:00:00Z`, `2017-09-13T18:06:28.940283Z`).
     public static func iso8601(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let style: Date.ISO8601FormatStyle =
-            seconds.rounded() == seconds ? .iso8601 : Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        return date.formatted(style)
+        ExactDateText.string(from: date, in: .gmt)
+    }
+
+    /// The Decimal a stored double is: its shortest digits that read back to it
+    /// (`3.3333333332999993`, as `NSDecimalNumber(string:)` holds that text), not the double's
+    /// full binary expansion, which `Decimal(Double)` gives (`3.333333333299999232`). Core Data
+    /// stores Decimal attributes as reals (docs/values.md).
+    public static func decimal(stored value: Double) -> Decimal {
+        Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
+    }
+
+    /// The double a Decimal is stored as: its text read as a double, rounded once
+    /// (`NSDecimalNumber.doubleValue` rounds more than once and can miss the nearest double).
+    public static func storedDouble(_ value: Decimal) -> Double {
+        Double(value.description) ?? NSDecimalNumber(decimal: value).doubleValue
     }
 
     /// `<N bytes: 89504e47…>`: the size and the first eight bytes in hex.

@@ -26,6 +26,13 @@ public enum SeedFile {
     static func readCSV(_ text: String, file: String, entity: String, model: ManagedObjectModel) throws -> [SeedRecord] {
         let rows = try CSVRows.parse(text, file: file)
         guard let header = rows.first else { return [] }
+        var firstColumn: [String: Int] = [:]
+        for (number, name) in header.cells.enumerated() {
+            if let earlier = firstColumn[name] {
+                throw SeedError("\(file):\(header.line): the header names \(name) twice (columns \(earlier + 1) and \(number + 1)); each column must name a different property")
+            }
+            firstColumn[name] = number
+        }
         var records: [SeedRecord] = []
         for row in rows.dropFirst() {
             if row.cells == [""] { continue }
@@ -51,7 +58,7 @@ public enum SeedFile {
         do {
             parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
         } catch {
-            throw SeedError("\(file): not JSON (\(error.localizedDescription))")
+            throw SeedError("\(file)\(JSONErrorPlace.of(error, in: text).map { ":\($0.line):\($0.column)" } ?? ""): not JSON (\(JSONErrorPlace.reason(error)))")
         }
         guard let array = parsed as? [Any] else { throw SeedError("\(file): expected an array of objects") }
         let lines = elementLines(text)
@@ -189,7 +196,7 @@ public enum SeedFile {
 }
 
 /// CSV text as rows of cells (RFC 4180: quoted cells may hold commas, quotes doubled and
-/// line breaks), each with the line it starts on.
+/// line breaks), each with the line it starts on. Lines end at LF, CRLF or a lone CR.
 enum CSVRows {
     struct Row {
         var line: Int
@@ -219,7 +226,8 @@ enum CSVRows {
                         afterQuote = true
                     }
                 } else {
-                    if c == "\n" { line += 1 }
+                    // A line ends at LF, CRLF or a lone CR (old Mac files).
+                    if c == "\n" || (c == "\r" && (i == scalars.count || scalars[i] != "\n")) { line += 1 }
                     cell.unicodeScalars.append(c)
                 }
                 continue
@@ -230,8 +238,8 @@ enum CSVRows {
                 cells.append(cell)
                 cell = ""
                 afterQuote = false
-            case "\r": continue
-            case "\n":
+            case "\r" where i < scalars.count && scalars[i] == "\n": continue
+            case "\n", "\r":
                 cells.append(cell)
                 rows.append(Row(line: rowLine, cells: cells))
                 cells = []
@@ -250,5 +258,42 @@ enum CSVRows {
             rows.append(Row(line: rowLine, cells: cells))
         }
         return rows
+    }
+}
+
+/// Where JSONSerialization stopped reading a text, as a line and column (1-based), from the
+/// character offset its error names (`Invalid value around character 20.`), or the text's
+/// end when the text ended early.
+enum JSONErrorPlace {
+    static func of(_ error: Error, in text: String) -> (line: Int, column: Int)? {
+        let reason = reason(error)
+        let offset: Int
+        if let range = reason.range(of: "character ") {
+            guard let number = Int(reason[range.upperBound...].prefix { $0.isNumber }) else { return nil }
+            offset = number
+        } else if reason.localizedCaseInsensitiveContains("end of file") || reason.localizedCaseInsensitiveContains("end of data") {
+            offset = text.utf8.count
+        } else {
+            return nil
+        }
+        var line = 1
+        var column = 1
+        for (index, byte) in text.utf8.enumerated() {
+            if index >= offset { break }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                // A column is a character's first byte, not each byte of it.
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    /// The parser's own words (`Invalid value around character 20.`), else the error's.
+    static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 }

@@ -70,7 +70,7 @@ enum ColumnAccessor {
         func decimal() -> Decimal? {
             switch statement.storageClass(column) {
             case .integer: return Decimal(statement.int64(column))
-            case .real: return Decimal(statement.double(column))
+            case .real: return AttributeValue.decimal(stored: statement.double(column))
             case .null: return nil
             case .text, .blob: return numericText().flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
             }

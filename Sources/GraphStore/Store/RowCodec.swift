@@ -29,7 +29,7 @@ public enum RowCodec {
             // Truncated as before; a double no Int64 holds stays a real rather than trap.
             guard type.isInteger, let whole = Int64(exactly: v.rounded(.towardZero)) else { return .real(v) }
             return .integer(whole)
-        case .decimal(let v): return .real(NSDecimalNumber(decimal: v).doubleValue)
+        case .decimal(let v): return .real(AttributeValue.storedDouble(v))
         case .string(let s): return .text(s)
         case .bool(let b): return .integer(b ? 1 : 0)
         case .date(let d): return .real(d.timeIntervalSinceReferenceDate)
@@ -46,7 +46,7 @@ public enum RowCodec {
         switch value {
         case .integer(let v): .integer(v)
         case .double(let v): .real(v)
-        case .decimal(let v): .real(NSDecimalNumber(decimal: v).doubleValue)
+        case .decimal(let v): .real(AttributeValue.storedDouble(v))
         case .bool(let v): .integer(v ? 1 : 0)
         case .string(let v): .text(v)
         case .date(let v): .real(v.timeIntervalSinceReferenceDate)
@@ -71,7 +71,7 @@ public enum RowCodec {
         case (.boolean, .real(let v)): return .bool(v != 0)
         case (.double, .real(let v)), (.float, .real(let v)): return .double(v)
         case (.double, .integer(let v)), (.float, .integer(let v)): return .double(Double(v))
-        case (.decimal, .real(let v)): return .decimal(Decimal(v))
+        case (.decimal, .real(let v)): return .decimal(AttributeValue.decimal(stored: v))
         case (.decimal, .integer(let v)): return .decimal(Decimal(v))
         case (.decimal, .text(let s)):
             guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else { throw failure(value, type) }
@@ -165,7 +165,11 @@ public enum RowCodec {
         case (.integer16, .integer(let v)), (.integer32, .integer(let v)), (.integer64, .integer(let v)):
             return type.integerRange?.contains(v) ?? true
         case (.boolean, .bool), (.boolean, .integer): return true
-        case (.double, .double), (.float, .double), (.double, .integer), (.float, .integer): return true
+        // SQLite keeps no NaN (it stores NULL), and a double beyond Float's range would become
+        // an infinity: neither is the value given.
+        case (.double, .double(let v)): return !v.isNaN
+        case (.float, .double(let v)): return !v.isNaN && (Float(v).isFinite || v.isInfinite)
+        case (.double, .integer), (.float, .integer): return true
         case (.decimal, .decimal), (.decimal, .double), (.decimal, .integer): return true
         case (.string, .string), (.date, .date), (.uuid, .uuid), (.uri, .uri): return true
         case (.binaryData, .data), (.transformable, .data), (.undefined, _), (.objectID, .data), (.composite, .data): return true
@@ -181,7 +185,7 @@ public enum RowCodec {
         case (.float, .double(let v)): .double(Double(Float(v)))
         case (.boolean, .integer(let v)): .bool(v != 0)
         case (.decimal, .integer(let v)): .decimal(Decimal(v))
-        case (.decimal, .double(let v)): .decimal(Decimal(v))
+        case (.decimal, .double(let v)): .decimal(AttributeValue.decimal(stored: v))
         default: value
         }
     }

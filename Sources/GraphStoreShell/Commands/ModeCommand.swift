@@ -15,7 +15,7 @@ enum ModeCommand {
             box: aligned columns with box-drawing borders, fitted to the terminal
             csv: comma-separated values (RFC 4180 quoting)
             tsv: tab-separated values (\\t, \\n, \\\\ escaped)
-            json: a JSON array of objects, [] when empty; numbers typed, dates ISO 8601
+            json: a JSON array of objects, [] when empty; numbers typed, dates ISO 8601, bytes 0x hex
             jsonl: one JSON object per line
             line: one 'column = value' line per value, rows separated by a blank line
             list: values separated by | (or .separator), unquoted, as sqlite3's list mode
@@ -23,6 +23,10 @@ enum ModeCommand {
             html: HTML table rows (<TR><TD>), as sqlite3's html mode
             sqlite3's names column and tabs are accepted for table and tsv. Choosing a mode \
             puts the separators of list and csv back to | and , (as in sqlite3).
+            Values print exactly in every mode: dates with the fractional digits the stored value \
+            needs (2017-09-12T16:46:28.940283Z), Binary and Transformable values whole as 0x and \
+            hex (as import and set read them; table and box show <16 bytes: 09d1ca5b…>), \
+            infinities as inf and -inf (in JSON the strings "inf" and "-inf").
             """
     ) { shell, arguments in
         guard let name = arguments[modeName] else {

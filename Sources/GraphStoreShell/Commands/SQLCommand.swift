@@ -36,7 +36,7 @@ enum SQLCommand {
     }
 
     /// A value as a result shows it: numbers typed (JSON keeps them numbers), blobs by
-    /// size and first bytes (base64 in JSON).
+    /// size and first bytes in table and box, whole as 0x hex in the other modes.
     static func cell(_ value: SQLiteValue) -> Cell {
         switch value {
         case .null: .null

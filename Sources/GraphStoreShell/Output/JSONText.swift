@@ -2,7 +2,9 @@ import Foundation
 import GraphStore
 
 /// JSON text for cells: numbers and booleans stay typed, dates are ISO 8601 strings, data
-/// is base64, everything else a string. Non-finite doubles, which JSON cannot hold, are null.
+/// is a `0x` hex string (what `import` reads), everything else a string. Infinities, which a
+/// JSON number cannot hold, are the strings `"inf"` and `"-inf"` (what `import` reads), and
+/// NaN is `"nan"`: never `null`, which would say there is no value.
 enum JSONText {
     static func value(_ cell: Cell) -> String {
         switch cell {
@@ -12,10 +14,10 @@ enum JSONText {
         case .value(let v):
             switch v {
             case .integer(let i): return String(i)
-            case .double(let d): return d.isFinite ? AttributeValue.format(d) : "null"
-            case .decimal(let d): return d.isNaN ? "null" : "\(d)"
+            case .double(let d): return d.isFinite ? AttributeValue.format(d) : string(AttributeValue.format(d))
+            case .decimal(let d): return d.isNaN ? string("nan") : "\(d)"
             case .bool(let b): return b ? "true" : "false"
-            case .data(let data): return string(data.base64EncodedString())
+            case .data(let data): return string(SeedValueText.hex(data))
             default: return string(v.description)
             }
         }

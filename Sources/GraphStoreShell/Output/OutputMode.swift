@@ -28,7 +28,7 @@ public enum OutputMode: String, Sendable, CaseIterable {
         case .box: "aligned columns with box-drawing borders, fitted to the terminal"
         case .csv: "comma-separated values (RFC 4180 quoting)"
         case .tsv: "tab-separated values (\\t, \\n, \\\\ escaped)"
-        case .json: "a JSON array of objects, [] when empty; numbers typed, dates ISO 8601"
+        case .json: "a JSON array of objects, [] when empty; numbers typed, dates ISO 8601, bytes 0x hex"
         case .jsonl: "one JSON object per line"
         case .line: "one 'column = value' line per value, rows separated by a blank line"
         case .list: "values separated by | (or .separator), unquoted, as sqlite3's list mode"
@@ -36,6 +36,11 @@ public enum OutputMode: String, Sendable, CaseIterable {
         case .html: "HTML table rows (<TR><TD>), as sqlite3's html mode"
         }
     }
+
+    /// Whether Binary and Transformable values print whole (`0x` and hex, what `import` and
+    /// `set` read): in every mode a program reads. Only table and box, which a person reads,
+    /// show a value's size and first bytes.
+    var showsBytesWhole: Bool { self != .table && self != .box }
 
     /// Whether the mode pads columns to a common width.
     var isAligned: Bool { self == .table || self == .box || self == .markdown }

@@ -1,4 +1,5 @@
 import Foundation
+import GraphStore
 
 /// A property-list value (the store's metadata) as one line of text: strings as they are,
 /// numbers and booleans plainly, data as hex (cut after 64 bytes), dates in ISO 8601, and
@@ -16,7 +17,7 @@ enum PropertyListText {
         switch value {
         case let text as String: return text
         case let data as Data: return hex(data)
-        case let date as Date: return date.formatted(.iso8601)
+        case let date as Date: return ISO8601DateText.string(from: date)
         case let number as NSNumber: return number.stringValue
         case let array as [Any]: return "[" + array.map(of).joined(separator: ", ") + "]"
         case let dictionary as [String: Any]:

@@ -57,9 +57,16 @@ public final class ResultWriter: ResultSink {
         start()
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
         var cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
-        // Dates print as ISO 8601 in the zone `.tz` sets, in every mode.
+        // Dates print as ISO 8601 in the zone `.tz` sets, in every mode, with every digit the
+        // stored value has; bytes print whole (0x hex) in every mode but the aligned ones a
+        // person reads, which show their size and first bytes.
         for (index, cell) in cells.enumerated() {
-            if case .value(.date(let date)) = cell { cells[index] = .text(ISO8601DateText.string(from: date, in: settings.timeZone)) }
+            guard case .value(let value) = cell else { continue }
+            switch value {
+            case .date(let date): cells[index] = .text(ISO8601DateText.string(from: date, in: settings.timeZone))
+            case .data(let data) where settings.mode.showsBytesWhole: cells[index] = .text(SeedValueText.hex(data))
+            default: continue
+            }
         }
         defer { rowCount += 1 }
         switch settings.mode {

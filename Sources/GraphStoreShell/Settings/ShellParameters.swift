@@ -86,13 +86,12 @@ public struct ShellParameters: Sendable {
         }
     }
 
+    /// A date with a zone (`2024-05-01T10:00:00Z`, `…+02:00`) or a bare day (midnight UTC, as
+    /// Core Data's date literals are), read exactly; a field out of range (`2024-02-30`) is no
+    /// date, so the text stays a string and a comparison with a Date attribute says why.
     private static func isoDate(_ text: String) -> Date? {
-        let full = Date.ISO8601FormatStyle()
-        if let date = try? full.parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        // A bare day (2024-05-01) is midnight UTC, as Core Data's date literals are.
-        let day = Date.ISO8601FormatStyle().year().month().day()
-        if text.count == 10, let date = try? day.parse(text) { return date }
-        return nil
+        let hasZone = text.hasSuffix("Z") || text.range(of: #"T.*[+-][0-9]{2}:?[0-9]{2}$"#, options: .regularExpression) != nil
+        guard text.count == 10 || (text.contains("T") && hasZone) else { return nil }
+        return try? ISO8601DateText.date(from: text)
     }
 }

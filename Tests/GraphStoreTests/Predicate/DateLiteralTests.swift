@@ -24,9 +24,18 @@ struct DateLiteralTests {
         #expect(try ISO8601DateText.date(from: "2010-01-01T12:00Z", in: paris) == noon)
         #expect(ISO8601DateText.string(from: noon) == "2010-01-01T12:00:00Z")
         #expect(ISO8601DateText.string(from: noon, in: paris) == "2010-01-01T13:00:00+01:00")
-        for bad in ["2010-13-01", "2010-02-30", "2010-1-1", "yesterday", "2010-01-01T25:00", "2010-01-01T12:00+2", "2010-01-01Z1"] {
+        for bad in ["2010-1-1", "yesterday", "2010-01-01T12:00+2", "2010-01-01Z1"] {
             #expect(throws: DateTextError(text: bad)) { try ISO8601DateText.date(from: bad) }
         }
+        // A field out of range is named, never carried into the next field.
+        let outOfRange = [
+            ("2010-13-01", "month 13 is not 01–12"), ("2010-02-30", "day 30 is not 01–28 (2010-02 has 28 days)"),
+            ("2010-01-01T25:00", "hour 25 is not 00–23"), ("2010-01-01T12:00+24:00", "the zone offset is not within ±23:59"),
+        ]
+        for (bad, reason) in outOfRange {
+            #expect(throws: DateTextError(text: bad, reason: reason)) { try ISO8601DateText.date(from: bad) }
+        }
+        #expect("\(DateTextError(text: "2010-02-30", reason: "day 30 is not 01–28 (2010-02 has 28 days)"))" == "\"2010-02-30\" is not a date: day 30 is not 01–28 (2010-02 has 28 days)")
         #expect("\(DateTextError(text: "2010-1-1"))" == "\"2010-1-1\" is not a date: expected \(ISO8601DateText.expectedFormat)")
     }
 

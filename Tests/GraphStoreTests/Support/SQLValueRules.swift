@@ -59,7 +59,8 @@ enum SQLValueRules {
         case .decimal:
             guard numeric else { return .unreadable }
             if storage == "integer", let whole = asInteger { return .value(.decimal(Decimal(whole))) }
-            if storage == "real", let real = asReal { return .value(.decimal(Decimal(real))) }
+            // A stored real is the Decimal of its shortest digits (docs/values.md, Decimals).
+            if storage == "real", let real = asReal { return .value(.decimal(Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(real))) }
             return Decimal(string: asText.trimmingCharacters(in: .whitespacesAndNewlines), locale: Locale(identifier: "en_US_POSIX")).map { .value(.decimal($0)) } ?? .unreadable
         case .string:
             if case .blob(let bytes) = raw { return String(validating: bytes, as: UTF8.self).map { .value(.string($0)) } ?? .unreadable }
