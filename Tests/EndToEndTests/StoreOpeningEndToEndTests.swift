@@ -114,7 +114,7 @@ import TestScratch
 
     // MARK: - Each cause its own sentence
 
-    @Test(.timeLimit(.minutes(1))) func whatIsNotARegularFileIsRefused() throws {
+    @Test(.timeLimit(.minutes(10))) func whatIsNotARegularFileIsRefused() throws {
         let folder = try ScratchDirectory.make("kinds").path
         let fifo = folder + "/pipe.sqlite"
         #expect(mkfifo(fifo, 0o600) == 0)
