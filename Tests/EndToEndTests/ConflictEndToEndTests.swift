@@ -28,6 +28,9 @@ import Testing
             try process.run()
         }
 
+        /// The process's ID.
+        var processIdentifier: Int32 { process.processIdentifier }
+
         /// Runs lines and returns what they printed.
         func run(_ lines: String...) throws -> String {
             marks += 1

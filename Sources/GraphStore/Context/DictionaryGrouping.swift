@@ -163,7 +163,7 @@ struct DictionaryGrouping {
     /// The request's offset and limit applied.
     static func window(_ results: [[String: FetchedValue]], _ request: FetchRequest<ManagedObject>) -> [[String: FetchedValue]] {
         let start = min(request.fetchOffset, results.count)
-        let end = request.fetchLimit.map { min(results.count, start + $0) } ?? results.count
+        let end = request.fetchLimit.map { min(results.count - start, $0) + start } ?? results.count
         return Array(results[start..<end])
     }
 }

@@ -65,7 +65,7 @@ public final class FetchedObjects: RandomAccessCollection {
     /// fills in its objects.
     private func loadBatch(containing position: Int) {
         let start = position - position % batchSize
-        let range = start..<Swift.min(start + batchSize, entries.count)
+        let range = start..<(start + Swift.min(batchSize, entries.count - start))
         var missing: [Int64] = []
         for i in range {
             guard case .stored(let id) = entries[i] else { continue }

@@ -28,7 +28,7 @@ extension ManagedObjectContext {
             }
             return
         }
-        let sqlLimit = query.residual == nil ? request.fetchLimit.map { $0 + request.fetchOffset + pending.skippable } : nil
+        let sqlLimit = query.residual == nil ? request.fetchLimit.map { WindowArithmetic.sum(WindowArithmetic.sum($0, request.fetchOffset), pending.skippable) } : nil
         var merge = PendingMerge(pending: pending.matches, sorts: query.sorts)
         var seenChanged: Set<ObjectID> = []
         var stopped = false
@@ -176,20 +176,22 @@ final class FetchRowConverter {
 /// Offset and limit applied to the merged results.
 struct FetchWindow {
     var offset: Int
-    var limit: Int?
+    /// Where the window ends (offset plus limit, `Int.max` when that does not fit), nil
+    /// without a limit.
+    private let end: Int?
     private var position = 0
 
     init(offset: Int, limit: Int?) {
         self.offset = offset
-        self.limit = limit
+        self.end = limit.map { WindowArithmetic.sum(offset, $0) }
     }
 
     /// Hands the candidate on if it is inside the window; false when the fetch should stop.
     mutating func pass(_ candidate: FetchCandidate, to body: (FetchCandidate) throws -> Bool) throws -> Bool {
         defer { position += 1 }
-        if let limit, position >= offset + limit { return false }
+        if let end, position >= end { return false }
         if position >= offset, try !body(candidate) { return false }
-        if let limit, position + 1 >= offset + limit { return false }
+        if let end, position + 1 >= end { return false }
         return true
     }
 }

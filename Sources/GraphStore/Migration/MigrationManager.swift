@@ -26,7 +26,17 @@ import Foundation
 /// value copied unchanged under an unchanged rule passes or fails as before, and is not
 /// read again); only then does it replace the store (synced to disk, one `rename`), the old
 /// file kept as ``backupPath(for:)`` unless ``Options/keepsBackup`` is false. One backup is
-/// kept for the whole chain. A migration that fails leaves the store as it was.
+/// kept for the whole chain; an earlier backup there is never overwritten: the migration is
+/// refused (``MigrationRunError/backupExists(backup:supportFolder:)``) before it starts. A
+/// migration that fails leaves the store as it was.
+///
+/// A real run holds GraphStore's writer lock on the store exclusively from its plan to its
+/// end (``StoreWriterLock``): it waits ``Options/writerPatience`` for stores opened for
+/// writing elsewhere (in this process or another) and for other programs' SQLite
+/// connections to close, then refuses (``MigrationRunError/storeInUse(path:holder:)``);
+/// a store opened for writing meanwhile waits for it. A writer that missed the lock (a
+/// program that does not take it) finds the file replaced at its next save and is refused
+/// (``StoreError/replaced(path:)``), never writing into the backup.
 ///
 /// ```swift
 /// let manager = try MigrationManager(bundle: "App.xcdatamodeld")
@@ -46,11 +56,17 @@ public struct MigrationManager: Sendable {
         public var keepsBackup: Bool
         /// Migrate into a temporary file, validate it, and change nothing.
         public var isDryRun: Bool
+        /// How long a real run waits for other writers of the store (GraphStore stores
+        /// opened for writing, other programs' SQLite connections) to close it before it
+        /// refuses (``MigrationRunError/storeInUse(path:holder:)``); by default SQLite's
+        /// busy timeout, 5 seconds.
+        public var writerPatience: Duration
 
         /// Options; by default a real run that keeps a backup.
-        public init(keepsBackup: Bool = true, isDryRun: Bool = false) {
+        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .milliseconds(Int(Connection.defaultBusyTimeout))) {
             self.keepsBackup = keepsBackup
             self.isDryRun = isDryRun
+            self.writerPatience = writerPatience
         }
     }
 
@@ -124,6 +140,11 @@ public struct MigrationManager: Sendable {
     public func migrate(
         storeAt path: String, to target: String? = nil, options: Options = Options(), progress: (Progress) -> Void = { _ in }
     ) throws(MigrationRunError) -> Outcome {
+        // A real run holds the store's writer lock exclusively from its plan to its end: no
+        // GraphStore writer changes the store meanwhile, and none that had it open is left
+        // writing the old file once the new one takes its name.
+        let lock = options.isDryRun ? nil : try StoreReplacement.lock(path, patience: options.writerPatience)
+        defer { withExtendedLifetime(lock) {} }
         let plan = try self.plan(forStoreAt: path, to: target)
         guard !plan.isRefused else { throw .refused(plan.refusals) }
         try MigrationManager.checkSupported(plan)
@@ -131,13 +152,14 @@ public struct MigrationManager: Sendable {
             return Outcome(plan: plan, replacedStore: false, backup: nil, objectCounts: [:], validationFailures: [], preexistingFailures: [])
         }
         if !options.isDryRun {
-            try settleLog(of: path)
+            if options.keepsBackup { try StoreReplacement.checkNoBackup(at: MigrationManager.backupPath(for: path), of: path) }
+            try settleLog(of: path, lock: lock)
             StoreReplacement.removeLeftovers(of: path)
         }
         let scratch = options.isDryRun
             ? NSTemporaryDirectory() + "graphstore-migration-\(UUID().uuidString).sqlite"
             : path + ".migrating"
-        let move = try externalStorageMove(for: path, scratch: scratch, plan: plan, isDryRun: options.isDryRun)
+        let move = externalStorageMove(for: path, scratch: scratch, isDryRun: options.isDryRun)
         defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: StoreSupportFolder(storePath: scratch).path) } }
         let outcome: Outcome
         do {
@@ -180,9 +202,7 @@ public struct MigrationManager: Sendable {
         }
         let checked: Checked
         do {
-            // A dry run's folder exists when a step moved values; otherwise the store's own.
-            let folder = move.folder.exists ? move.folder : StoreSupportFolder(storePath: path)
-            checked = try check(current, of: path, plan: plan, folder: folder)
+            checked = try check(current, of: path, plan: plan, folder: move.folder)
         } catch {
             StoreReplacement.remove(current)
             throw error
@@ -209,19 +229,18 @@ public struct MigrationManager: Sendable {
     /// The folder the migrated store's external data files are read from and written to.
     /// A real run uses the store's own (the migrated file takes the store's name, and so its
     /// folder). A dry run writes nothing beside the store: its scratch file's folder, in the
-    /// temporary directory, lends the store's files by link when a step moves values.
-    private func externalStorageMove(for path: String, scratch: String, plan: MigrationPlan, isDryRun: Bool) throws(MigrationRunError) -> ExternalStorageMove {
-        guard isDryRun else { return ExternalStorageMove(folder: StoreSupportFolder(storePath: path)) }
-        let folder = StoreSupportFolder(storePath: scratch)
-        if plan.movesExternalData { try StoreReplacement.lendExternalDataFiles(of: path, to: folder) }
-        return ExternalStorageMove(folder: folder)
+    /// temporary directory, takes the files a step writes and reads the store's own files
+    /// in place, as lent (see ``StoreSupportFolder``).
+    private func externalStorageMove(for path: String, scratch: String, isDryRun: Bool) -> ExternalStorageMove {
+        let own = StoreSupportFolder(storePath: path)
+        return ExternalStorageMove(folder: isDryRun ? StoreSupportFolder(storePath: scratch, lendingFrom: own) : own)
     }
 
     /// Moves whatever the store's write-ahead log holds into the main file, so that the file
     /// alone is the whole store (the copy reads it, and the swap replaces it).
-    private func settleLog(of path: String) throws(MigrationRunError) {
+    private func settleLog(of path: String, lock: StoreWriterLock?) throws(MigrationRunError) {
         do {
-            let store = try PersistentStore(path: path, model: nil, origin: nil, readOnly: false)
+            let store = try PersistentStore(path: path, model: nil, origin: nil, readOnly: false, supportFolder: nil, migrationLock: lock)
             try store.checkpoint()
         } catch let error as StoreError {
             throw .store(error)

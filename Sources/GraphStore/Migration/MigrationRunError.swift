@@ -16,6 +16,13 @@ public enum MigrationRunError: Error, Sendable, CustomStringConvertible {
     case objectsLost(entity: String, expected: Int, found: Int)
     /// Putting the new file in place failed.
     case fileSystem(path: String, operation: String, reason: String)
+    /// A backup is to be kept and `backup` (or its support folder, `supportFolder`) is
+    /// already there, from an earlier migration: GraphStore does not overwrite a backup.
+    case backupExists(backup: String, supportFolder: String?)
+    /// Another program has the store open for writing (a GraphStore session, or any SQLite
+    /// connection: `holder` is its process ID when the system says): the migration would
+    /// put a new file in its place, and the other program would go on writing the old one.
+    case storeInUse(path: String, holder: Int32?)
 
     /// Core Data's code: the refusal's own code, 134110 (`NSMigrationError`) otherwise.
     public var code: Int {
@@ -40,6 +47,12 @@ public enum MigrationRunError: Error, Sendable, CustomStringConvertible {
         case .objectsLost(let entity, let expected, let found):
             "the migrated store holds \(found) \(entity) objects, \(expected) expected (134110)"
         case .fileSystem(let path, let operation, let reason): "\(path): \(operation) failed: \(reason)"
+        case .backupExists(let backup, let folder):
+            "\(backup) already exists\(folder.map { " (or its support folder \($0))" } ?? ""), from an earlier migration, and "
+                + "GraphStore does not overwrite a backup: move it away, or migrate without keeping a backup"
+        case .storeInUse(let path, let holder):
+            "\(path) is open for writing in another program\(holder.map { " (pid \($0))" } ?? ""), which would go on writing "
+                + "the old file once the migrated one took its place; close it and migrate again"
         }
     }
 }

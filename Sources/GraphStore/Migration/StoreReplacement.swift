@@ -13,13 +13,50 @@ enum StoreReplacement {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         try sync(replacement)
         if let backup {
-            if FileManager.default.fileExists(atPath: backup) { unlink(backup) }
+            // Never over an earlier backup (``MigrationManager`` refuses one before it
+            // starts; `link` fails on one made since).
             guard link(path, backup) == 0 else { throw failure(backup, "link", errno) }
             try keepSupportFolder(of: path, besideBackup: backup, leavingOut: newFiles)
             try sync(directory)
         }
         guard rename(replacement, path) == 0 else { throw failure(path, "rename", errno) }
         try sync(directory)
+    }
+
+    /// Takes GraphStore's writer lock on the store at `path` exclusively, for a migration's
+    /// whole run (``StoreWriterLock``), waiting up to `patience` for GraphStore writers to
+    /// close it and for any other program's SQLite connection to it to go; refuses when one
+    /// is still there (``MigrationRunError/storeInUse(path:holder:)``): the new file would
+    /// take the store's name while that program went on writing the old one.
+    static func lock(_ path: String, patience: Duration) throws(MigrationRunError) -> StoreWriterLock {
+        let file: StoreFile.Opened
+        do {
+            file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: true)
+        } catch {
+            throw .store(error)
+        }
+        let lock: StoreWriterLock
+        switch StoreWriterLock.take(.migration, on: file.resolvedPath, patience: patience) {
+        case .success(let taken): lock = taken
+        case .failure(.held(let holder)): throw .storeInUse(path: path, holder: holder)
+        case .failure(.replaced): throw .store(.replaced(path: path))
+        case .failure(.system(let error)): throw .store(error.storeError(path: path, doing: "lock it for the migration", forWriting: true))
+        }
+        if let holder = StoreLocks.connectionElsewhere(of: file, afterWaiting: patience) {
+            throw .storeInUse(path: path, holder: holder > 0 ? holder : nil)
+        }
+        return lock
+    }
+
+    /// Refuses to keep a backup over an earlier one: the backup file, or its support folder
+    /// (when it is not the store's own), already there.
+    static func checkNoBackup(at backup: String, of path: String) throws(MigrationRunError) {
+        var status = stat()
+        let folder = StoreSupportFolder(storePath: backup)
+        let folderThere = !sharesSupportFolder(path, backup) && lstat(folder.path, &status) == 0
+        guard lstat(backup, &status) != 0, !folderThere else {
+            throw .backupExists(backup: backup, supportFolder: folderThere ? folder.path : nil)
+        }
     }
 
     /// Writes a file's or directory's contents to disk.
@@ -30,38 +67,19 @@ enum StoreReplacement {
         guard fsync(descriptor) == 0 else { throw failure(path, "fsync", errno) }
     }
 
-    /// Gives `folder` (a dry run's, in the temporary directory) a symbolic link to each of
-    /// `store`'s external data files, so that the values a step reads are found there
-    /// beside the ones it writes, and nothing is written beside the store.
-    static func lendExternalDataFiles(of store: String, to folder: StoreSupportFolder) throws(MigrationRunError) {
-        let original = StoreSupportFolder(storePath: store)
-        do {
-            try FileManager.default.createDirectory(atPath: folder.externalDataPath, withIntermediateDirectories: true)
-            for name in try original.externalDataFileNames() {
-                let target = URL(fileURLWithPath: original.externalDataFile(named: name)).standardizedFileURL.path
-                try FileManager.default.createSymbolicLink(atPath: folder.externalDataFile(named: name), withDestinationPath: target)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: folder.path)
-            throw .fileSystem(path: folder.path, operation: "link the store's external data files", reason: "\(error)")
-        }
-    }
-
     /// Gives the backup a copy of the store's external data files: the migrated store goes
     /// on with the folder as it is (its rows keep their references), and a later save of it
-    /// may remove files the backup's rows still name. A folder left beside an older backup
-    /// of the same name belongs to the file this backup replaces.
+    /// may remove files the backup's rows still name. A folder already there belongs to
+    /// another store and is not replaced (the copy fails).
     /// A store file without an extension and its backup have one support folder between
     /// them (`App` and `App.backup` both have `.App_SUPPORT`): it is left as it is, theirs
     /// together.
     private static func keepSupportFolder(of path: String, besideBackup backup: String, leavingOut newFiles: Set<String>) throws(MigrationRunError) {
         guard !sharesSupportFolder(path, backup) else { return }
-        let stale = StoreSupportFolder(storePath: backup)
-        if FileManager.default.fileExists(atPath: stale.path) { try? FileManager.default.removeItem(atPath: stale.path) }
         do {
             try StoreSupportFolder(storePath: path).copy(besideStoreAt: backup, leavingOut: newFiles)
         } catch {
-            throw .fileSystem(path: stale.path, operation: "copy the external data folder", reason: "\(error)")
+            throw .fileSystem(path: StoreSupportFolder(storePath: backup).path, operation: "copy the external data folder", reason: "\(error)")
         }
     }
 

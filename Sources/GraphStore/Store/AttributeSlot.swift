@@ -78,13 +78,13 @@ final class DeferredValue: Sendable, Hashable {
         case .external(let reference):
             if let data = loaded.withLock({ $0 }) { return .data(data) }
             switch reference.contents() {
-            case .success(let data?):
+            case .success(let data):
                 loaded.withLock { $0 = data }
                 return .data(data)
-            case .success(nil):
+            case .failure(.missing):
                 throw .externalDataMissing(entity: mapping.name, primaryKey: primaryKey, key: key, file: reference.path)
-            case .failure(let error):
-                throw .fileSystemError(path: reference.path, operation: "read the external data of \(mapping.name)/p\(primaryKey).\(key)", reason: error.message)
+            case .failure(let problem):
+                throw .externalDataUnreadable(entity: mapping.name, primaryKey: primaryKey, key: key, file: reference.path, problem: problem)
             }
         }
     }

@@ -22,6 +22,9 @@ public struct StorageAnomaly: Sendable, Hashable, CustomStringConvertible {
         case unknownEntity
         /// References to external data files that are not there.
         case missingExternalFile
+        /// References to external data files that are there but are not read: a symbolic
+        /// link, a FIFO, a device or a directory, a file too large (see ``ExternalDataProblem``).
+        case unreadableExternalFile
         /// Files in `_EXTERNAL_DATA` that no row references.
         case orphanExternalFile
     }
@@ -120,8 +123,9 @@ extension PersistentStore {
         }
     }
 
-    /// References of one table's external-storage columns whose files are missing; adds
-    /// every referenced name to `referenced`.
+    /// References of one table's external-storage columns whose files are missing, or are
+    /// not read (by name, see ``ExternalDataProblem``); adds every referenced name to
+    /// `referenced`.
     private func externalReferenceAnomalies(_ root: EntityMapping, referenced: inout Set<String>) throws -> [StorageAnomaly] {
         var found: [StorageAnomaly] = []
         var seen = Set<String>()
@@ -129,18 +133,30 @@ extension PersistentStore {
             for attribute in mapping.attributes where attribute.allowsExternalStorage {
                 guard let column = attribute.column, seen.insert(column.uppercased()).inserted else { continue }
                 var missing = 0
+                var unreadable: [ExternalDataProblem: [String]] = [:]
                 let rows = try connection.rows("SELECT \(column) FROM \(root.table) WHERE substr(\(column), 1, 1) = x'02' AND typeof(\(column)) = 'blob'")
                 for row in rows {
                     guard case .blob(let blob) = row[0], case .deferred(let value) = ExternalBinaryData.decode(blob, as: attribute.attribute.type, in: supportFolder),
                         let reference = value.externalReference
                     else { continue }
                     referenced.insert(reference.name)
-                    if !reference.exists { missing += 1 }
+                    switch reference.problem() {
+                    case nil: break
+                    case .missing: missing += 1
+                    case let problem?: unreadable[problem, default: []].append(reference.name)
+                    }
                 }
                 if missing > 0 {
                     found.append(StorageAnomaly(
                         kind: .missingExternalFile, count: missing,
                         message: "\(root.table).\(column): \(missing) reference\(missing == 1 ? "" : "s") to external data files missing from \(supportFolder.externalDataPath)"))
+                }
+                for (problem, names) in unreadable.sorted(by: { $0.key.description < $1.key.description }) {
+                    let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+                    let subject = names.count == 1 ? "external data file \(shown)" : "\(names.count) external data files (\(shown)) each"
+                    found.append(StorageAnomaly(
+                        kind: .unreadableExternalFile, count: names.count,
+                        message: "\(root.table).\(column): \(subject) \(problem), in \(supportFolder.externalDataPath); the value is not read"))
                 }
             }
         }

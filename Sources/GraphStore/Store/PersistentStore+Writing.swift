@@ -12,6 +12,8 @@ extension PersistentStore {
         var bodyFinished = false
         do {
             let result = try connection.transaction {
+                // Checked with SQLite's write lock held, before anything is written.
+                try checkStillInPlace()
                 let result = try body()
                 bodyFinished = true
                 return result
@@ -209,6 +211,7 @@ extension PersistentStore {
     /// Moves everything in the write-ahead log into the main file.
     public func checkpoint() throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        try checkStillInPlace()
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }

@@ -103,6 +103,9 @@ public final class PersistentStore {
     let privateCopy: String?
     /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
     private let file: StoreFile.Opened
+    /// A writable store's share of GraphStore's writer lock (a migration's exclusive one
+    /// when the migration opened it), held for as long as the store is open.
+    let writerLock: StoreWriterLock?
     // Per-row statements of the save path, read once per row; only `statement(_:for:in:)`
     // touches them, never overlapping, so exclusivity is not checked at run time (see
     // `UncheckedStorage.swift`).
@@ -125,6 +128,10 @@ public final class PersistentStore {
     /// value and documents no number; 128 KiB is the most recent measured figure (see
     /// `docs/values.md`). Either way a store reads both forms.
     public static let externalDataThreshold = 128 * 1024
+    /// The largest external data file read as a value: 1 GiB. Core Data's references
+    /// hold no length, so a file larger than this (or a sparse one claiming terabytes) is
+    /// refused (``ExternalDataProblem/tooLarge(size:limit:)``) rather than read into memory.
+    public static let externalDataSizeLimit = 1 << 30
     let updateStatements = UncheckedCell(ByEntityNumber<Statement>())
     /// Fetch statements and the predicate functions' registration (see `PersistentStore+Fetching.swift`).
     let fetchSupport = FetchSupport()
@@ -159,8 +166,16 @@ public final class PersistentStore {
     /// Opens an existing store whose external data files are in `supportFolder` rather than
     /// beside the file (nil: beside it): a migrated file, checked before it takes the name,
     /// and so the folder, of the store it replaces.
-    init(path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool, supportFolder: StoreSupportFolder?) throws(StoreError) {
-        let file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: !readOnly)
+    ///
+    /// A store opened for writing holds a share of GraphStore's writer lock
+    /// (``StoreWriterLock``) for as long as it is open, waiting up to the busy timeout for a
+    /// migration that holds it; `migrationLock` is the exclusive lock of the migration that
+    /// opens the store itself, used instead.
+    init(
+        path: String, model: ManagedObjectModel?, origin: ModelOrigin?, readOnly: Bool, supportFolder: StoreSupportFolder?,
+        migrationLock: StoreWriterLock? = nil
+    ) throws(StoreError) {
+        let (file, writerLock) = try PersistentStore.openFile(path, readOnly: readOnly, migrationLock: migrationLock)
         if let holder = StoreLocks.holder(of: file, forWriting: !readOnly, afterWaiting: .milliseconds(Int(Connection.defaultBusyTimeout))) {
             throw .locked(path: path, holder: holder > 0 ? holder : nil)
         }
@@ -193,6 +208,7 @@ public final class PersistentStore {
             self.connection = connection
             self.privateCopy = copy
             self.file = file
+            self.writerLock = writerLock
             self.schema = opened.schema
             self.metadata = opened.metadata
             self.primaryKeyEntries = opened.records
@@ -213,6 +229,38 @@ public final class PersistentStore {
 
     deinit {
         privateCopy.map(StoreFile.removePrivateCopy)
+    }
+
+    /// The store's file, checked and open, and for writing the writer lock on it. A file
+    /// replaced while the lock was waited for (a migration finished meanwhile) is opened
+    /// again: the lock must be on the file the path names.
+    private static func openFile(_ path: String, readOnly: Bool, migrationLock: StoreWriterLock?) throws(StoreError) -> (StoreFile.Opened, StoreWriterLock?) {
+        for _ in 0..<3 {
+            let file = try StoreFile.open(try StoreFile.resolve(path), path: path, forWriting: !readOnly)
+            if readOnly { return (file, nil) }
+            if let migrationLock, migrationLock.resolvedPath == file.resolvedPath { return (file, migrationLock) }
+            let patience = Duration.milliseconds(Int(Connection.defaultBusyTimeout))
+            switch StoreWriterLock.take(.writer, on: file.resolvedPath, patience: patience) {
+            case .success(let lock):
+                guard file.main.isStill(at: file.resolvedPath) else { continue }
+                return (file, lock)
+            case .failure(.replaced):
+                continue
+            case .failure(.held(let holder)):
+                throw .beingMigrated(path: path, holder: holder)
+            case .failure(.system(let error)):
+                throw error.storeError(path: path, doing: "lock it for writing", forWriting: true)
+            }
+        }
+        throw .replaced(path: path)
+    }
+
+    /// Refuses a write when the path no longer names the file the store opened: another
+    /// file was put in its place (a migration by a program that does not honour the writer
+    /// lock, a copy) or it was removed. Writing on would write the old file, now a backup
+    /// or gone, and the log beside the new one.
+    func checkStillInPlace() throws(StoreError) {
+        guard file.main.isStill(at: resolvedPath) else { throw .replaced(path: path) }
     }
 
     private struct Opened {

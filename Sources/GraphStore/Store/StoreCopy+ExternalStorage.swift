@@ -51,13 +51,13 @@ final class ExternalStorageMove {
                     found: "a reference that names no file of \(folder.externalDataPath)", expected: type.xcodeName)
             }
             switch reference.contents() {
-            case .success(let bytes?):
+            case .success(let bytes):
                 inlined.insert(reference.name)
                 return bytes
-            case .success(nil):
+            case .failure(.missing):
                 throw .externalDataMissing(entity: entity, primaryKey: primaryKey, key: key, file: reference.path)
-            case .failure(let error):
-                throw error.storeError(path: reference.path, doing: "read the external data file of \(entity)/p\(primaryKey).\(key)")
+            case .failure(let problem):
+                throw .externalDataUnreadable(entity: entity, primaryKey: primaryKey, key: key, file: reference.path, problem: problem)
             }
         }
     }

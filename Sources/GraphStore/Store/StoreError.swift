@@ -17,6 +17,14 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another process holds a lock this open cannot share: it is writing the store, or
     /// copying its log back into it. `holder` is that process's ID when the system says.
     case locked(path: String, holder: Int32?)
+    /// A migration holds GraphStore's writer lock on the store (it is putting a new file in
+    /// the store's place) and did not finish within the wait; `holder` is its process ID
+    /// when the system says.
+    case beingMigrated(path: String, holder: Int32?)
+    /// The path names another file than the one the store opened (a migration or a copy
+    /// was put in its place, or it was removed): nothing is written, since it would go to
+    /// the old file.
+    case replaced(path: String)
     /// No space was left in `directory` (where a private copy of a store and its log is
     /// made to read the log without writing beside the store).
     case diskFull(path: String, directory: String)
@@ -50,6 +58,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// folder, and the file is not there (reported when the value is read, never for the
     /// whole fetch).
     case externalDataMissing(entity: String, primaryKey: Int64, key: String, file: String)
+    /// An attribute's value is kept outside the database, in `file` of the store's support
+    /// folder, and what is there is not read: `problem` says why (a symbolic link, a FIFO,
+    /// a device or a directory, too large, refused by the system).
+    case externalDataUnreadable(entity: String, primaryKey: Int64, key: String, file: String, problem: ExternalDataProblem)
     /// A value of the wrong type was given for an attribute.
     case typeMismatch(entity: String, key: String, expected: AttributeType, found: String)
     /// The entity is not in the model.
@@ -77,7 +89,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         // Foundation's NSFileReadNoPermissionError and NSFileWriteNoPermissionError.
         case .permissionDenied(_, let forWriting): forWriting ? 513 : 257
         // NSPersistentStoreTimeoutError: the store could not be had within the wait.
-        case .locked: 134090
+        case .locked, .beingMigrated: 134090
+        // NSPersistentStoreOperationError.
+        case .replaced: 134070
         // Foundation's NSFileWriteOutOfSpaceError.
         case .diskFull: 640
         case .modelMismatch: 134100
@@ -86,7 +100,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .foreignObject: 133010
         case .sqlite: 134180
         case .readOnly, .alreadyExists: 134030
-        case .malformedValue, .externalDataMissing, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
+        case .malformedValue, .externalDataMissing, .externalDataUnreadable, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
         }
     }
 
@@ -106,6 +120,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): locked by another process (pid \(holder)), which is writing to it; try again when it has finished"
         case .locked(let path, nil):
             "\(path): locked by another process, which is writing to it; try again when it has finished"
+        case .beingMigrated(let path, let holder):
+            "\(path): being migrated by another process\(holder.map { " (pid \($0))" } ?? ""); open it again when the migration has finished"
+        case .replaced(let path):
+            "\(path): the file was replaced (by a migration or a copy) or removed since the store was opened; nothing was written to the old file: open the store again"
         case .diskFull(let path, let directory):
             "\(path): disk full: no space left in \(directory) for the private copy that reads its log"
         case .truncated(let path, let expected, let actual):
@@ -133,6 +151,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(entity)/p\(pk): \(key) (column \(column)) holds \(found), which cannot be read as \(expected)"
         case .externalDataMissing(let entity, let pk, let key, let file):
             "\(entity)/p\(pk): \(key) is kept in external data file \(file), which is missing"
+        case .externalDataUnreadable(let entity, let pk, let key, let file, let problem):
+            "\(entity)/p\(pk): \(key) is kept in external data file \(file), which \(problem)"
         case .typeMismatch(let entity, let key, let expected, let found):
             "\(entity).\(key) is \(expected.xcodeName); \(found) does not fit"
         case .unknownEntity(let name):

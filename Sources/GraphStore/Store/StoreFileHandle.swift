@@ -21,14 +21,51 @@ final class StoreFileHandle: Sendable {
     /// The open descriptor (read-only, non-blocking, closed on exec).
     let descriptor: Int32
     private let identity: FileIdentity
+    /// Whether the descriptor is this handle's own (``openSeparately(_:)``) rather than
+    /// the one shared by the process.
+    private let isSeparate: Bool
 
-    private init(descriptor: Int32, identity: FileIdentity) {
+    private init(descriptor: Int32, identity: FileIdentity, isSeparate: Bool = false) {
         self.descriptor = descriptor
         self.identity = identity
+        self.isSeparate = isSeparate
     }
 
     deinit {
-        StoreFileHandle.release(identity)
+        StoreFileHandle.release(identity, separate: isSeparate ? descriptor : nil)
+    }
+
+    /// Whether `path` names the file this descriptor is open on: false once the file was
+    /// renamed over, replaced or removed (a migration put a new file in its place).
+    func isStill(at path: String) -> Bool {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, stat(path, &named) == 0 else { return false }
+        return FileIdentity(opened) == FileIdentity(named)
+    }
+
+    /// A descriptor of its own on the file at `path` (a separate open file description,
+    /// which a `flock` of its own needs: see ``StoreWriterLock``), counted as a user of the
+    /// file like a shared one and closed, like it, only when no store of the process uses
+    /// the file any more, so that closing it drops no lock of SQLite's.
+    static func openSeparately(_ path: String) -> Result<StoreFileHandle, SystemError> {
+        openFiles.withLock { files in
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+            guard descriptor >= 0 else { return .failure(SystemError(code: errno)) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let error = SystemError(code: errno)
+                close(descriptor)
+                return .failure(error)
+            }
+            let identity = FileIdentity(status)
+            if files[identity] != nil {
+                files[identity]?.users += 1
+            } else {
+                files[identity] = OpenFile(descriptor: nil, users: 1)
+            }
+            return .success(StoreFileHandle(descriptor: descriptor, identity: identity, isSeparate: true))
+        }
     }
 
     /// The shared descriptor of the file at `path`, opened if no store of the process has
@@ -36,9 +73,9 @@ final class StoreFileHandle: Sendable {
     static func open(_ path: String) -> Result<StoreFileHandle, SystemError> {
         openFiles.withLock { files in
             var status = stat()
-            if stat(path, &status) == 0, let entry = files[FileIdentity(status)] {
+            if stat(path, &status) == 0, let shared = files[FileIdentity(status)]?.descriptor {
                 files[FileIdentity(status)]?.users += 1
-                return .success(StoreFileHandle(descriptor: entry.descriptor, identity: FileIdentity(status)))
+                return .success(StoreFileHandle(descriptor: shared, identity: FileIdentity(status)))
             }
             // Non-blocking, so that a FIFO put in the file's place since it was checked
             // cannot make the open wait for a writer.
@@ -50,25 +87,38 @@ final class StoreFileHandle: Sendable {
                 return .failure(error)
             }
             let identity = FileIdentity(status)
-            if let entry = files[identity] {
+            if let shared = files[identity]?.descriptor {
                 // Opened by another thread in the meantime: keep that one.
                 close(descriptor)
                 files[identity]?.users += 1
-                return .success(StoreFileHandle(descriptor: entry.descriptor, identity: identity))
+                return .success(StoreFileHandle(descriptor: shared, identity: identity))
             }
-            files[identity] = OpenFile(descriptor: descriptor, users: 1)
+            if files[identity] != nil {
+                // Only separate descriptors so far: this one becomes the shared one.
+                files[identity]?.descriptor = descriptor
+                files[identity]?.users += 1
+            } else {
+                files[identity] = OpenFile(descriptor: descriptor, users: 1)
+            }
             return .success(StoreFileHandle(descriptor: descriptor, identity: identity))
         }
     }
 
-    private static func release(_ identity: FileIdentity) {
+    /// One user fewer; a separate descriptor waits with the shared one until the last.
+    private static func release(_ identity: FileIdentity, separate: Int32?) {
         openFiles.withLock { files in
-            guard let entry = files[identity] else { return }
+            guard let entry = files[identity] else {
+                separate.map { _ = close($0) }
+                return
+            }
             if entry.users > 1 {
                 files[identity]?.users -= 1
+                if let separate { files[identity]?.retired.append(separate) }
             } else {
                 files[identity] = nil
-                close(entry.descriptor)
+                entry.descriptor.map { _ = close($0) }
+                for descriptor in entry.retired { close(descriptor) }
+                separate.map { _ = close($0) }
             }
         }
     }
@@ -84,8 +134,11 @@ final class StoreFileHandle: Sendable {
     }
 
     private struct OpenFile {
-        var descriptor: Int32
+        /// The shared descriptor, once a shared handle was asked for.
+        var descriptor: Int32?
         var users: Int
+        /// Separate descriptors whose handles are gone, closed with the shared one.
+        var retired: [Int32] = []
     }
 
     private static let openFiles = Mutex<[FileIdentity: OpenFile]>([:])

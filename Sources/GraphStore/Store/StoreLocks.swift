@@ -43,14 +43,49 @@ enum StoreLocks {
     /// milliseconds: the open waits for it as SQLite's own busy timeout waits for a lock,
     /// rather than refusing a store another program is merely using.
     static func holder(of file: StoreFile.Opened, forWriting: Bool, afterWaiting patience: Duration) -> Int32? {
+        waiting(patience) { holder(of: file, forWriting: forWriting) }
+    }
+
+    /// The process that still has the store open through SQLite (see
+    /// ``connectionElsewhere(of:)``) once `patience` has passed, or nil as soon as none has.
+    static func connectionElsewhere(of file: StoreFile.Opened, afterWaiting patience: Duration) -> Int32? {
+        waiting(patience) { connectionElsewhere(of: file) }
+    }
+
+    /// What `probe` finds once `patience` has passed, or nil as soon as it finds nothing:
+    /// asked again after pauses doubling from 1 ms to 50 ms.
+    private static func waiting(_ patience: Duration, _ probe: () -> Int32?) -> Int32? {
         let deadline = ContinuousClock.now + patience
         var pause: UInt32 = 1_000  // µs, doubling to 50 ms
-        while let holder = holder(of: file, forWriting: forWriting) {
+        while let holder = probe() {
             guard ContinuousClock.now < deadline else { return holder }
             usleep(pause)
             pause = min(pause * 2, 50_000)
         }
         return nil
+    }
+
+    /// A process (its ID, or 0 when the system does not say) that has the store open
+    /// through SQLite, or nil: any lock, shared or not, on the main file's lock bytes, or
+    /// on the `-shm`'s lock bytes (a WAL connection holds a shared lock on its last one,
+    /// the DMS byte, for as long as it is open). GraphStore's read-only stores take none
+    /// (they read with `immutable=1`, or a private copy), so what this finds is a writer:
+    /// another program, or a connection between its transactions.
+    static func connectionElsewhere(of file: StoreFile.Opened) -> Int32? {
+        anyLockHolder(file.main.descriptor, from: pendingByte, length: 2 + sharedSize)
+            ?? file.sharedMemory.flatMap { anyLockHolder($0.descriptor, from: walWriteLock, length: 9) }
+    }
+
+    /// The process holding any lock on a byte of the range: a write lock is asked for,
+    /// which every lock conflicts with. Locks of this process never conflict.
+    private static func anyLockHolder(_ descriptor: Int32, from start: off_t, length: off_t) -> Int32? {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = start
+        lock.l_len = length
+        guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
     }
 
     /// The process holding a write lock on any byte of the range: a read lock is asked

@@ -20,15 +20,35 @@ import Foundation
 public struct StoreSupportFolder: Sendable, Hashable {
     /// The folder's path.
     public let path: String
+    /// The path of the support folder whose external data files this one lends, read when
+    /// this one has no file of a name: a migration's dry run writes beside a scratch file
+    /// in the temporary directory and reads the store's own files in place (never through
+    /// links, which external data reading does not follow).
+    private let lenderPath: String?
 
     /// The support folder of the store file at `storePath` (the path is taken as given: a
     /// store opened through a link has its folder beside the link's target, which
     /// ``PersistentStore/supportFolder`` uses).
     public init(storePath: String) {
+        self.init(storePath: storePath, lendingFrom: nil)
+    }
+
+    /// The support folder of the store file at `storePath`, whose missing external data
+    /// files are read from `lender`'s.
+    init(storePath: String, lendingFrom lender: StoreSupportFolder?) {
         let url = URL(fileURLWithPath: storePath)
         let name = url.deletingPathExtension().lastPathComponent
         path = url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT").path
+        lenderPath = lender?.path
     }
+
+    private init(folderPath: String) {
+        path = folderPath
+        lenderPath = nil
+    }
+
+    /// The folder that lends this one its files, if any.
+    var lender: StoreSupportFolder? { lenderPath.map { StoreSupportFolder(folderPath: $0) } }
 
     /// `_EXTERNAL_DATA`, where the values stored outside the database are.
     public var externalDataPath: String { path + "/" + Self.externalDataFolder }

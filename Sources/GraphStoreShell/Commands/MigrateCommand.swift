@@ -30,7 +30,12 @@ enum MigrateCommand {
             renames carried and the store's UUID kept; the last is validated against the rules of the \
             target version the migration changes (a value copied under an unchanged rule is not read \
             again; verify checks every rule) and only then put in the store's place, the old store kept \
-            as STORE.backup unless --no-backup. --dry-run migrates into a temporary file and reports \
+            as STORE.backup unless --no-backup. An earlier STORE.backup (or its support folder) is never \
+            overwritten: the migration is refused until it is moved away, or run with --no-backup. A store \
+            open for writing elsewhere (another graphstore --write session, an app, sqlite3) is waited for \
+            five seconds, then the migration is refused; a graphstore --write session started meanwhile \
+            waits for the migration, and one whose file was replaced by another program refuses its next \
+            save. --dry-run migrates into a temporary file and reports \
             what would fail validation, changing nothing. A migration that fails says why, exits non-zero \
             and leaves the store as it was. The store is then reopened with the target version's model.
             """

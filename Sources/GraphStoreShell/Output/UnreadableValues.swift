@@ -7,10 +7,13 @@ import GraphStore
 struct UnreadableValues: Sendable {
     /// Values kept in external data files that are not there.
     var missingFiles = 0
+    /// Values kept in external data files that are there but are not read (a symbolic
+    /// link, a FIFO, a device, a directory, too large).
+    var refusedFiles = 0
     /// Values that cannot be read as their attribute's type.
     var malformed = 0
 
-    var total: Int { missingFiles + malformed }
+    var total: Int { missingFiles + refusedFiles + malformed }
 
     /// The placeholder for a value whose reading failed with `error`, counted; nil when the
     /// error is not about one value (the command fails with it).
@@ -20,6 +23,12 @@ struct UnreadableValues: Sendable {
             missingFiles += 1
             let name = file.split(separator: "/").last.map(String.init) ?? file
             return .placeholder(text: "<external \(name) missing>", json: "{\"externalReference\": \(JSONText.string(name)), \"missing\": true}")
+        case .externalDataUnreadable(_, _, _, let file, let problem):
+            refusedFiles += 1
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            return .placeholder(
+                text: "<external \(name) \(problem)>",
+                json: "{\"externalReference\": \(JSONText.string(name)), \"unreadable\": \(JSONText.string(problem.description))}")
         case .malformedValue(_, _, _, _, let found, let expected):
             malformed += 1
             return .placeholder(
@@ -34,6 +43,7 @@ struct UnreadableValues: Sendable {
     var warning: String {
         var parts: [String] = []
         if missingFiles > 0 { parts.append("\(missingFiles) external data file\(missingFiles == 1 ? "" : "s") missing") }
+        if refusedFiles > 0 { parts.append("\(refusedFiles) external data file\(refusedFiles == 1 ? "" : "s") not read") }
         if malformed > 0 { parts.append("\(malformed) not readable as \(malformed == 1 ? "its type" : "their types")") }
         return "warning: \(total) value\(total == 1 ? "" : "s") could not be read and \(total == 1 ? "is" : "are") shown in place (\(parts.joined(separator: ", ")))"
     }

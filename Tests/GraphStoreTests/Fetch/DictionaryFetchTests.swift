@@ -21,6 +21,17 @@ struct DictionaryFetchTests {
         return request
     }
 
+    @Test("groups windowed in memory by a limit as large as Int.max: the groups after the offset, no overflow")
+    func groupWindowAtTheLargestCount() throws {
+        let store = try PersistentStore(path: try BrokenStores.copy(Fixtures.exampleStore))
+        let context = ManagedObjectContext(store: store)
+        var request = booksPerCategory(store)
+        request.fetchLimit = Int.max
+        request.fetchOffset = 1
+        #expect(try context.groupedInMemory(request).map { $0["category.name"]?.description } == ["Fiction"])
+        #expect(try context.fetchDictionaries(request).map { $0["category.name"]?.description } == ["Fiction"])
+    }
+
     @Test("books per category and their average price, on the example store, in one GROUP BY query")
     func exampleStore() throws {
         let store = try PersistentStore(path: try BrokenStores.copy(Fixtures.exampleStore))

@@ -83,4 +83,21 @@ struct PendingChangesFetchTests {
         try alice.remove(child, fromKey: "children")
         #expect(try FetchFixtures.names(context.fetch(try people("children.@count == 1"))) == ["nil", "Alice", "Carol"])
     }
+
+    @Test("a limit, offset or batch size as large as Int.max is a window to the end, not an overflow")
+    func windowsAtTheLargestCount() throws {
+        // Unsaved changes make the fetch ask SQL for limit + offset + the changed rows.
+        try person("bob").set("age", Int64(26))
+        let all = try FetchFixtures.names(context.fetch(try people("TRUEPREDICATE")))
+        #expect(try FetchFixtures.names(context.fetch(try people("TRUEPREDICATE", limit: Int.max))) == all)
+        #expect(try FetchFixtures.names(context.fetch(try people("TRUEPREDICATE", limit: Int.max, offset: 2))) == Array(all.dropFirst(2)))
+        #expect(try context.fetch(try people("TRUEPREDICATE", limit: 1, offset: Int.max)).isEmpty)
+        #expect(try context.fetch(try people("TRUEPREDICATE", limit: Int.max, offset: Int.max)).isEmpty)
+        #expect(try context.count(for: try people("TRUEPREDICATE", limit: Int.max, offset: 1)) == all.count - 1)
+        var batched = try people("TRUEPREDICATE", limit: Int.max)
+        batched.fetchBatchSize = Int.max
+        let results = try context.fetch(batched)
+        #expect(try FetchFixtures.names(results) == all)
+        #expect(try results[results.count - 1].get("name", as: String.self) == all.last)
+    }
 }

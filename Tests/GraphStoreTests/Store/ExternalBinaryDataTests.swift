@@ -65,6 +65,65 @@ import Testing
         #expect(throws: StoreError.self) { try objects[1].value(forKey: "photo") }
     }
 
+    /// What sits in an external data file's place that is not a regular file of the support
+    /// folder is refused before a byte is read, with a sentence, and `validate`'s storage
+    /// audit names each: a link to a secret, a device that never ends, a FIFO that would
+    /// wait, a directory, a file larger than the limit.
+    @Test func onlyRegularFilesOfTheSupportFolderAreRead() throws {
+        let (path, _) = try storeWithOneExternalValue("Photos.sqlite")
+        let folder = StoreSupportFolder(storePath: path)
+        let name = try #require(try folder.externalDataFileNames().first)
+        let file = folder.externalDataFile(named: name)
+        let secret = try Fixtures.newStorePath("secret.txt")
+        try Data("root:secret".utf8).write(to: URL(fileURLWithPath: secret))
+        func replace(_ make: () throws -> Void) throws {
+            try FileManager.default.removeItem(atPath: file)
+            try make()
+        }
+        func readProblem() throws -> (StoreError?, [StorageAnomaly]) {
+            let store = try PersistentStore(path: path, model: model())
+            let object = try #require(try ManagedObjectContext(store: store).fetch("Item").first)
+            var error: StoreError?
+            do { _ = try object.value(forKey: "photo") } catch let thrown as StoreError { error = thrown }
+            return (error, try store.storageAnomalies())
+        }
+        func expectRefused(_ problem: ExternalDataProblem) throws {
+            let (error, anomalies) = try readProblem()
+            #expect(error == .externalDataUnreadable(entity: "Item", primaryKey: 1, key: "photo", file: file, problem: problem))
+            #expect(anomalies.map(\.kind) == [.unreadableExternalFile])
+            #expect(anomalies.first?.message == "ZITEM.ZPHOTO: external data file \(name) \(problem), in \(folder.externalDataPath); the value is not read")
+        }
+        try replace { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: secret) }
+        try expectRefused(.symbolicLink)
+        #expect(String(describing: try readProblem().0).contains("root:secret") == false)
+        try replace { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/zero") }
+        try expectRefused(.symbolicLink)
+        try replace { #expect(mkfifo(file, 0o600) == 0) }
+        try expectRefused(.notARegularFile(kind: "a FIFO"))
+        try replace { try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false) }
+        try expectRefused(.notARegularFile(kind: "a directory"))
+        // Sparse: claims more than the limit without taking the disk.
+        try replace {
+            let descriptor = open(file, O_WRONLY | O_CREAT, 0o644)
+            #expect(ftruncate(descriptor, off_t(PersistentStore.externalDataSizeLimit) + 1) == 0)
+            close(descriptor)
+        }
+        try expectRefused(.tooLarge(size: Int64(PersistentStore.externalDataSizeLimit) + 1, limit: Int64(PersistentStore.externalDataSizeLimit)))
+        // The folder itself replaced by a link to another folder holding a file of the name.
+        try FileManager.default.removeItem(atPath: file)
+        let elsewhere = try Fixtures.newStorePath("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try Data("root:secret".utf8).write(to: URL(fileURLWithPath: elsewhere + "/" + name))
+        try FileManager.default.removeItem(atPath: folder.externalDataPath)
+        try FileManager.default.createSymbolicLink(atPath: folder.externalDataPath, withDestinationPath: elsewhere)
+        try expectRefused(.folderNotAFolder(path: folder.externalDataPath))
+        // Gone: missing, as before.
+        try FileManager.default.removeItem(atPath: folder.externalDataPath)
+        let (missing, anomalies) = try readProblem()
+        #expect(missing == .externalDataMissing(entity: "Item", primaryKey: 1, key: "photo", file: file))
+        #expect(anomalies.map(\.kind) == [.missingExternalFile])
+    }
+
     /// A value above the threshold goes to a file named by a new UUID, referenced from the
     /// row as Core Data writes it; replacing or deleting it removes the file after COMMIT.
     @Test func largeValuesAreWrittenToFilesAndRemovedWhenReplacedOrDeleted() throws {
