@@ -128,4 +128,43 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         #expect(try ScriptTests.run(["--line", link, "-c"] + fetch).stdout.contains("imageMediumData = 0x74686520696d616765"))
     }
+
+    /// The same store with its external data file replaced by a link to a secret, a FIFO, a
+    /// device: a read-only session shows none of their contents and never waits; the value
+    /// is shown in place saying why, and `validate` names the file.
+    @Test func anExternalDataFileThatIsNoRegularFileIsNotRead() throws {
+        let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let source = corpus.appendingPathComponent("stores/wireapp__wire-ios-data-model/Tests/Resources/store2-60-0.wiredatabase").path
+        guard FileManager.default.fileExists(atPath: source) else {
+            #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
+            return
+        }
+        let path = try GraphStoreBinary.copy(source)
+        let directory = (path as NSString).deletingLastPathComponent
+        let folder = directory + "/.store2-60-0_SUPPORT/_EXTERNAL_DATA"
+        let file = folder + "/30084A1C-76CF-4976-8312-8E8EFCF6F510"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let secret = directory + "/secret"
+        try Data("root:the-secret".utf8).write(to: URL(fileURLWithPath: secret))
+        let fetch = ["fetch User where name == 'Jacob Clone 1'"]
+        for (make, why) in [
+            ({ try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: secret) }, "is a symbolic link, which GraphStore does not follow"),
+            ({ try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/zero") }, "is a symbolic link, which GraphStore does not follow"),
+            ({ #expect(mkfifo(file, 0o600) == 0) }, "is a FIFO, not a regular file"),
+            ({ try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false) }, "is a directory, not a regular file"),
+        ] as [(() throws -> Void, String)] {
+            try? FileManager.default.removeItem(atPath: file)
+            try make()
+            let shown = try ScriptTests.run(["--line", path, "-c"] + fetch)
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("imageMediumData = <external 30084A1C-76CF-4976-8312-8E8EFCF6F510 \(why)>"), "\(shown.stdout)")
+            #expect(!shown.stdout.contains("the-secret"))
+            #expect(shown.stderr == "warning: 1 value could not be read and is shown in place (1 external data file not read)\n")
+            let json = try ScriptTests.run(["--json", path, "-c"] + fetch)
+            #expect(json.stdout.contains(#""imageMediumData":{"externalReference": "30084A1C-76CF-4976-8312-8E8EFCF6F510", "unreadable": "\#(why)"}"#))
+            let validate = try ScriptTests.run([path, "-c", "validate"])
+            #expect(validate.stderr.contains("external data file 30084A1C-76CF-4976-8312-8E8EFCF6F510 \(why), in "), "\(validate.stderr)")
+            #expect(validate.stderr.contains("_SUPPORT/_EXTERNAL_DATA; the value is not read\n"), "\(validate.stderr)")
+        }
+    }
 }

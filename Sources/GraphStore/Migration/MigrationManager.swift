@@ -63,7 +63,7 @@ public struct MigrationManager: Sendable {
         public var writerPatience: Duration
 
         /// Options; by default a real run that keeps a backup.
-        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .milliseconds(Int(Connection.defaultBusyTimeout))) {
+        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .seconds(5)) {
             self.keepsBackup = keepsBackup
             self.isDryRun = isDryRun
             self.writerPatience = writerPatience
@@ -143,7 +143,7 @@ public struct MigrationManager: Sendable {
         // A real run holds the store's writer lock exclusively from its plan to its end: no
         // GraphStore writer changes the store meanwhile, and none that had it open is left
         // writing the old file once the new one takes its name.
-        let lock = options.isDryRun ? nil : try StoreReplacement.lock(path, patience: options.writerPatience)
+        let lock = try options.isDryRun ? nil : StoreReplacement.lock(path, patience: options.writerPatience)
         defer { withExtendedLifetime(lock) {} }
         let plan = try self.plan(forStoreAt: path, to: target)
         guard !plan.isRefused else { throw .refused(plan.refusals) }

@@ -9,7 +9,7 @@
 /// ```swift
 /// ExternalDataProblem.symbolicLink.description   // "is a symbolic link, which GraphStore does not follow"
 /// ```
-public enum ExternalDataProblem: Sendable, Hashable, CustomStringConvertible {
+public enum ExternalDataProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// No file of that name.
     case missing
     /// The name is a symbolic link (whatever it points at).

@@ -65,7 +65,7 @@ final class StoreWriterLock {
         while flock(handle.descriptor, operation) != 0 {
             let code = errno
             if code == EINTR { continue }
-            guard code == EWOULDBLOCK else { return .failure(.system(SystemError(code: code))) }
+            guard code == EAGAIN else { return .failure(.system(SystemError(code: code))) }  // EWOULDBLOCK on Linux
             guard ContinuousClock.now < deadline else { return .failure(.held(holder: holder(of: handle.descriptor))) }
             usleep(pause)
             pause = min(pause * 2, 50_000)

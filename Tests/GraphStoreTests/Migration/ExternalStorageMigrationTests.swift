@@ -220,13 +220,21 @@ extension MigrationTests.ExternalStorageMigrationTests {
 
 extension MigrationTests.ExternalStorageMigrationTests {
     /// Off, then on again in a later migration, with the first migration's backup (and its
-    /// copy of the folder) still beside the store: the second reads and writes the store's
-    /// own folder, and its backup replaces the first.
+    /// copy of the folder) still beside the store: the second is refused while it is there
+    /// (a backup is never overwritten); once it is moved away, the second reads and writes
+    /// the store's own folder, and keeps a backup of its own.
     @Test func turnedOffThenOnAgainBesideAnEarlierBackup() throws {
         let (v1, v2, v3) = (try Self.model(external: true), try Self.model(external: false), try Self.model(external: true, note: true))
         let path = try Self.store(external: true)
         try MigrationManager(versions: F.versions(v1, v2)).migrate(storeAt: path)
-        #expect(StoreSupportFolder(storePath: MigrationManager.backupPath(for: path)).exists)
+        let first = MigrationManager.backupPath(for: path)
+        #expect(StoreSupportFolder(storePath: first).exists)
+        #expect(throws: MigrationRunError.self) { try MigrationManager(versions: F.versions(v1, v2, v3)).migrate(storeAt: path) }
+        #expect(try Self.read(first, model: v1) == Self.values)
+        let moved = path + "-first.backup"
+        #expect(rename(first, moved) == 0)
+        #expect(rename(StoreSupportFolder(storePath: first).path, StoreSupportFolder(storePath: moved).path) == 0)
+        #expect(try Self.read(moved, model: v1) == Self.values)
         let outcome = try MigrationManager(versions: F.versions(v1, v2, v3)).migrate(storeAt: path)
         #expect(outcome.plan.steps.count == 1)
         #expect(try Self.read(path, model: v3) == Self.values)

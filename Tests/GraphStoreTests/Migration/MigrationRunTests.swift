@@ -125,12 +125,15 @@ extension MigrationTests {
             let v1 = try Self.v1(book: [AttributeDescription("title", .string), photo])
             let v2 = try Self.v1(book: [AttributeDescription("title", .string), photo, AttributeDescription("isbn", .string)])
             let path = try Fixtures.newStorePath()
-            let store = try PersistentStore.create(at: path, model: v1)
-            let context = ManagedObjectContext(store: store)
             let large = Data(repeating: 3, count: PersistentStore.externalDataThreshold + 1)
-            try context.insert("Book").set("photo", large)
-            try context.save()
-            try store.checkpoint()
+            // Closed before the migration, which refuses while a store is open for writing.
+            do {
+                let store = try PersistentStore.create(at: path, model: v1)
+                let context = ManagedObjectContext(store: store)
+                try context.insert("Book").set("photo", large)
+                try context.save()
+                try store.checkpoint()
+            }
             let outcome = try MigrationManager(versions: F.versions(v1, v2)).migrate(storeAt: path)
             let backup = try #require(outcome.backup)
             for (file, model) in [(path, v2), (backup, v1)] {
