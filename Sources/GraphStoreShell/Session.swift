@@ -148,7 +148,8 @@ public struct Session {
     }
 }
 
-/// A `.read` script that failed; its session has reported the errors already.
+/// A failure already reported, with the exit status it gives: a `.read` script that failed
+/// (its session has reported the errors), or `diff --exit-code` finding differences.
 struct ScriptFailure: Error {
     var status: Int32
 }

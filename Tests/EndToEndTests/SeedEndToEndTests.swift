@@ -117,4 +117,128 @@ import TestScratch
         let after = try ScriptTests.run(["diff", "--model", model, old, new, "--key", "Book=title,BookCategory=name"])
         #expect(after.stderr == "diff: no differences\n")
     }
+
+    /// The Recipes sample's store and model (corpus), and a second seed of it: two ingredients
+    /// changed, one gone, and Recipe keyed by name.
+    static func recipes() throws -> (model: String, old: String, new: String)? {
+        let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let store = corpus.appendingPathComponent("stores/alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.sqlite").path
+        let model = corpus.appendingPathComponent("models/alhoqbani__AppleSample-iPhoneCoreDataRecipes/Recipes/Recipes.xcdatamodeld").path
+        guard FileManager.default.fileExists(atPath: store) else {
+            #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
+            print("skipped recipes: ../shared/corpus is not present")
+            return nil
+        }
+        let old = try GraphStoreBinary.copy(store)
+        let new = try BrokenStores.changed(old, name: "Recipes-2.sqlite", sql: """
+            UPDATE ZINGREDIENT SET ZAMOUNT = ZAMOUNT || ' (heaped)' WHERE Z_PK IN (1, 2);
+            DELETE FROM ZINGREDIENT WHERE Z_PK = 3;
+            """)
+        return (model, old, new)
+    }
+
+    @Test func diffScriptRefusesWhatItCannotNameAndExitCodeSaysWhetherStoresDiffer() throws {
+        guard let (model, old, new) = try Self.recipes() else { return }
+        let folder = (new as NSString).deletingLastPathComponent
+        let script = folder + "/update-2.graphstore"
+        // Ingredient has no key here: the script would leave its changes out, so none is written.
+        let refused = try ScriptTests.run(["diff", "--model", model, old, new, "--key", "Recipe=name,RecipeType=name", "--script", script])
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("no script written: it would leave the stores different"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Ingredient: has no natural key"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: script))
+        // With Ingredient named by its name and its recipe, the script is written and does it.
+        let keys = ["--key", "Recipe=name,RecipeType=name,Ingredient=name+recipe,Image=recipe"]
+        let differing = try ScriptTests.run(["diff", "--exit-code", "--model", model, old, new, "--script", script] + keys)
+        #expect(differing.status == 1, "\(differing.stderr)")
+        #expect(differing.stderr == "diff: 4 objects differ\n", "\(differing.stderr)")
+        #expect(try String(contentsOfFile: script, encoding: .utf8).contains("# keys: Image=recipe,Ingredient=name+recipe,Recipe=name,RecipeType=name"))
+        #expect(try ScriptTests.run(["diff", "--model", model, old, new] + keys).status == 0)
+        let applied = try ScriptTests.run(["--write", "--model", model, old, "-c", "seed apply '\(script)'"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains("0 inserted, 2 updated, 0 linked, 1 deleted"), "\(applied.stdout)")
+        let same = try ScriptTests.run(["diff", "--exit-code", "--model", model, old, new] + keys)
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stderr == "diff: no differences\n")
+    }
+
+    @Test func aSecondApplyAndASaveWithNothingToDoWriteNoByte() throws {
+        let model = SeedEndToEndTests.model
+        let old = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let new = try BrokenStores.changed(old, name: "new.sqlite", sql: "UPDATE ZBOOK SET ZPRICE = 40 WHERE Z_PK = 2")
+        let script = (new as NSString).deletingLastPathComponent + "/update-2.graphstore"
+        _ = try ScriptTests.run(["diff", "--model", model, old, new, "--key", "Book=title,BookCategory=name", "--script", script])
+        let first = try ScriptTests.run(["--write", "--model", model, old, "-c", "seed apply '\(script)'"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = BrokenStores.bytes(of: old)
+        let second = try ScriptTests.run(["--write", "--model", model, old, "-c", "seed apply '\(script)'", "-c", "save"])
+        #expect(second.stdout.contains("0 inserted, 0 updated, 0 linked, 0 deleted, 1 unchanged"), "\(second.stdout)\(second.stderr)")
+        #expect(BrokenStores.bytes(of: old) == before, "a run that changed nothing wrote \(BrokenStores.bytes(of: old).keys.sorted())")
+    }
+
+    @Test func aDeleteThatWouldCascadeToAUsersBookKeepsTheCategoryAndSaysSo() throws {
+        let model = SeedEndToEndTests.model
+        // The next seed drops Biography and its one book, The third book.
+        let seed = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let next = try BrokenStores.changed(seed, name: "next.sqlite", sql: "DELETE FROM ZBOOK WHERE ZCATEGORY = 2; DELETE FROM ZBOOKCATEGORY WHERE Z_PK = 2")
+        let script = (next as NSString).deletingLastPathComponent + "/update-2.graphstore"
+        let made = try ScriptTests.run(["diff", "--model", model, seed, next, "--key", "Book=title,BookCategory=name", "--script", script])
+        #expect(made.status == 0, "\(made.stderr)")
+        // The user filed a book of their own under Biography.
+        let user = try BrokenStores.changed(seed, name: "user.sqlite", sql: """
+            INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZPRICE, ZCATEGORY) VALUES (10, 1, 1, 'My memoir', 20, 2);
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 10 WHERE Z_NAME = 'Book';
+            """)
+        let sentence = "BookCategory Biography is kept: deleting it would also delete Book My memoir (by a cascade rule), which the update does not delete"
+        let dry = try ScriptTests.run(["--model", model, user, "-c", "seed apply --dry-run '\(script)'"])
+        #expect(dry.stderr.contains(sentence), "\(dry.stderr)")
+        #expect(dry.stdout.contains("1 deleted, 0 unchanged, 1 kept for objects the update does not delete (dry run: nothing written)"), "\(dry.stdout)")
+        let applied = try ScriptTests.run(["--write", "--model", model, user, "-c", "seed apply '\(script)'", "-list", "-noheader", "-c", "fetch Book sort title"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stderr.contains(sentence))
+        #expect(applied.stdout.contains("My memoir"), "\(applied.stdout)")
+        #expect(!applied.stdout.contains("The third book"), "\(applied.stdout)")
+    }
+
+    @Test func aStoreTheToolMadeIsOneFileWhenItExits() throws {
+        let folder = try ScratchDirectory.make("one-file")
+        let path = folder.appendingPathComponent("seed.sqlite").path
+        let categories = folder.appendingPathComponent("categories.csv").path
+        try "name\nFiction\nBiography\n".write(toFile: categories, atomically: true, encoding: .utf8)
+        let made = try ScriptTests.run(["--write", "--model", SeedEndToEndTests.model, "--create", path, "-c", "import BookCategory '\(categories)'"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["categories.csv", "seed.sqlite"])
+        let update = folder.appendingPathComponent("update.graphstore").path
+        try "# keys: BookCategory=name\ninsert BookCategory {\"name\": \"Poetry\"}\n".write(toFile: update, atomically: true, encoding: .utf8)
+        let applied = try ScriptTests.run(["--write", "--model", SeedEndToEndTests.model, path, "-c", "seed apply '\(update)'"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["categories.csv", "seed.sqlite", "update.graphstore"])
+    }
+
+    @Test func exportNamesWhatItCannotWriteAndRefusesTheModelAndFolders() throws {
+        let model = SeedEndToEndTests.model
+        let store = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let folder = (store as NSString).deletingLastPathComponent
+        let bare = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)/books.csv'"])
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stderr.contains("export: warning: Book.category is not written: BookCategory has no natural key to name its objects by (give --key BookCategory=ATTRIBUTE)"), "\(bare.stderr)")
+        #expect(try ScriptTests.run(["--strict", "--model", model, store, "-c", "export Book '\(folder)/books.csv'"]).status == 6)
+        let keyed = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)/books.csv' --key BookCategory=name"])
+        #expect(!keyed.stderr.contains("category"), "\(keyed.stderr)")
+        // The model in use, a copy of the example's: neither the bundle nor a file in it is written.
+        let bundle = (try ScratchDirectory.make("model")).appendingPathComponent("BookStore.xcdatamodeld").path
+        try FileManager.default.copyItem(atPath: model, toPath: bundle)
+        let contents = bundle + "/BookStore.xcdatamodel/contents"
+        let modelBytes = try Data(contentsOf: URL(fileURLWithPath: contents))
+        for target in [contents, bundle, bundle + "/books.csv"] {
+            let refused = try ScriptTests.run(["--model", bundle, store, "-c", "export Book '\(target)'"])
+            #expect(refused.status == 1, "\(target)")
+            #expect(refused.stderr.contains("it is the model file in use, \(bundle)"), "\(refused.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: contents)) == modelBytes)
+        #expect(!FileManager.default.fileExists(atPath: bundle + "/books.csv"))
+        let toFolder = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)'"])
+        #expect(toFolder.stderr.contains("is a folder; give the name of a file to write, such as \(folder)/Book.csv"), "\(toFolder.stderr)")
+        #expect(!toFolder.stderr.contains("NSCocoaErrorDomain"))
+    }
 }

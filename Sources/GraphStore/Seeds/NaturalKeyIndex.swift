@@ -24,10 +24,37 @@ public final class NaturalKeyIndex {
         try table(of: entity)[key]
     }
 
-    /// The key text of an object (nil when its entity has no key or the key is nil).
+    /// The key text of an object (nil when its entity has no key or every part of it is nil).
+    /// A one-part key's text is the value's seed text (``SeedValueText``), or for a to-one
+    /// part the destination's key text; a key of several parts is a JSON array of those texts
+    /// (`["Salt","Pancakes"]`, null for a part with no value).
     public func keyText(of object: ManagedObject) throws -> String? {
-        guard let attribute = keys.attribute(of: object.entity.name), let value = try object.value(forKey: attribute) else { return nil }
-        return SeedValueText.format(value)
+        try keyText(of: object, depth: 0)
+    }
+
+    /// The key text of parts' texts, as ``keyText(of:)`` spells it.
+    public static func keyText(parts: [String?]) -> String? {
+        guard parts.contains(where: { $0 != nil }) else { return nil }
+        if parts.count == 1 { return parts[0] }
+        return "[" + parts.map { $0.map(SeedUpdate.Step.json) ?? "null" }.joined(separator: ",") + "]"
+    }
+
+    private func keyText(of object: ManagedObject, depth: Int) throws -> String? {
+        guard let parts = keys.parts(of: object.entity.name) else { return nil }
+        // A key reaching itself through to-ones (a parent chain that loops) has no text.
+        guard depth < 32 else { throw SeedError("\(object.entity.name): its key (\(parts.joined(separator: "+"))) leads through more than 32 objects; a chain of to-ones loops") }
+        let model = context.store.model
+        let texts: [String?] = try parts.map { part in
+            if model.relationship(part, of: object.entity.name) != nil {
+                guard let destination = try object.object(forKey: part) else { return nil }
+                guard keys.parts(of: destination.entity.name) != nil else {
+                    throw SeedError("\(object.entity.name).\(part) is part of its key, but \(destination.entity.name) has no key to name it by; give --key \(destination.entity.name)=ATTRIBUTE")
+                }
+                return try keyText(of: destination, depth: depth + 1)
+            }
+            return try object.value(forKey: part).map(SeedValueText.format)
+        }
+        return Self.keyText(parts: texts)
     }
 
     /// Records an object inserted since the index was read.
@@ -46,7 +73,7 @@ public final class NaturalKeyIndex {
 
     private func table(of entity: String) throws -> [String: ManagedObject] {
         if let table = objects[entity] { return table }
-        guard keys.attribute(of: entity) != nil else {
+        guard keys.parts(of: entity) != nil else {
             throw SeedError("\(entity) has no natural key to match objects by; give one with --key \(entity)=ATTRIBUTE")
         }
         var table: [String: ManagedObject] = [:]

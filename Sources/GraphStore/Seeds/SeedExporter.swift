@@ -19,20 +19,44 @@ public struct SeedExporter {
     }
 
     /// The columns written for an entity, and one record per object (the entity's own and
-    /// its sub-entities'), ordered by natural key when it has one, else as stored.
+    /// its sub-entities'), ordered by natural key when it has one, else as stored. A
+    /// relationship whose destination has no natural key cannot be written: it is left out,
+    /// and ``leftOut(of:)`` names it.
     public func records(of entity: String) throws -> (columns: [String], records: [SeedRecord]) {
-        let (columns, objects) = try snapshot(of: entity, exactEntity: false)
-        return (columns, objects.map(\.record))
+        let snapshot = try snapshot(of: entity, exactEntity: false, namingUnkeyed: false)
+        return (snapshot.columns, snapshot.objects.map(\.record))
+    }
+
+    /// The relationships of an entity that ``records(of:)`` leaves out, each with why: their
+    /// destination has no natural key to name its objects by.
+    public func leftOut(of entity: String) -> [(relationship: String, reason: String)] {
+        context.store.model.relationships(of: entity).filter { !$0.isTransient && keys.parts(of: $0.destination) == nil }.map {
+            ($0.name, "\($0.destination) has no natural key to name its objects by (give --key \($0.destination)=ATTRIBUTE)")
+        }
+    }
+
+    /// One object as a snapshot holds it.
+    struct Snapshot {
+        /// What names it: its natural key's text, or `p` and its `Z_PK`.
+        var identity: String
+        /// Whether ``identity`` is its natural key (false: its entity has none, or it is nil).
+        var isNamed: Bool
+        var record: SeedRecord
     }
 
     /// The columns, and each object as a record with what names it: its natural key's text,
-    /// or `p` and its `Z_PK` when its entity has no key (or the key is nil).
-    func snapshot(of entity: String, exactEntity: Bool) throws -> (columns: [String], objects: [(identity: String, record: SeedRecord)]) {
+    /// or `p` and its `Z_PK` when its entity has no key (or the key is nil). With
+    /// `namingUnkeyed`, relationships whose destination has no key are kept too, their
+    /// objects named by `p` and `Z_PK` (what a diff compares); without, they are left out.
+    func snapshot(of entity: String, exactEntity: Bool, namingUnkeyed: Bool) throws -> (columns: [String], objects: [Snapshot]) {
         let model = context.store.model
         let attributes = model.attributes(of: entity).filter { !$0.isTransient }.map(\.name)
-        let relationships = model.relationships(of: entity).filter { !$0.isTransient && keys.attribute(of: $0.destination) != nil }
+        let relationships = model.relationships(of: entity).filter { !$0.isTransient && (namingUnkeyed || keys.parts(of: $0.destination) != nil) }
         let index = NaturalKeyIndex(context: context, keys: keys)
-        var objects: [(identity: String, record: SeedRecord)] = []
+        func identity(_ object: ManagedObject) throws -> String {
+            try index.keyText(of: object) ?? "p\(object.objectID.primaryKey.map(String.init) ?? "?")"
+        }
+        var objects: [Snapshot] = []
         for (number, object) in try context.fetch(entity, exactEntity: exactEntity).enumerated() {
             var fields: [(name: String, value: SeedRecord.Field)] = []
             for name in attributes {
@@ -40,16 +64,16 @@ public struct SeedExporter {
             }
             for relationship in relationships {
                 if relationship.isToMany {
-                    var list = try object.objects(forKey: relationship.name).compactMap { try index.keyText(of: $0) }
+                    var list = try object.objects(forKey: relationship.name).map(identity)
                     if !relationship.isOrdered { list.sort() }
                     fields.append((relationship.name, .keys(list)))
                 } else {
-                    let key = try object.object(forKey: relationship.name).flatMap { try index.keyText(of: $0) }
+                    let key = try object.object(forKey: relationship.name).map(identity)
                     fields.append((relationship.name, key.map(SeedRecord.Field.text) ?? .null))
                 }
             }
-            let identity = try index.keyText(of: object) ?? "p\(object.objectID.primaryKey ?? Int64(number))"
-            objects.append((identity, SeedRecord(line: number + 2, fields: fields)))
+            let key = try index.keyText(of: object)
+            objects.append(Snapshot(identity: key ?? "p\(object.objectID.primaryKey ?? Int64(number))", isNamed: key != nil, record: SeedRecord(line: number + 2, fields: fields)))
         }
         objects.sort { $0.identity < $1.identity }
         return (attributes + relationships.map(\.name), objects)

@@ -72,10 +72,12 @@ public enum SeedFile {
                 let destination = model.relationship(name, of: entity)?.destination
                 func key(_ value: Any) throws -> String {
                     if let nested = value as? [String: Any] {
-                        guard let destination, let attribute = keys.attribute(of: destination), let inner = nested[attribute] else {
+                        guard let destination, let parts = keys.parts(of: destination), parts.allSatisfy({ nested[$0] != nil }),
+                            let text = NaturalKeyIndex.keyText(parts: parts.map { nested[$0].flatMap { $0 is NSNull ? nil : scalar($0) } })
+                        else {
                             throw SeedError("\(file):\(line): \(entity).\(name): a nested object must hold its natural key (--key)")
                         }
-                        return scalar(inner)
+                        return text
                     }
                     return scalar(value)
                 }
@@ -131,6 +133,7 @@ public enum SeedFile {
     /// Given the entity and its model, JSON holds numbers and Booleans as JSON numbers and
     /// `true`/`false`, not strings.
     public static func write(_ records: [SeedRecord], columns: [String], to path: String, entity: String? = nil, model: ManagedObjectModel? = nil) throws {
+        try checkWritable(path, entity: entity)
         var text = ""
         if isJSON(path) {
             var bare = Set<String>()
@@ -168,6 +171,22 @@ public enum SeedFile {
         } catch {
             throw SeedError("\(path): cannot be written (\(error.localizedDescription))")
         }
+    }
+
+    /// Refuses a path that names a folder, or lies in a folder that is not there or cannot
+    /// be written, with a sentence saying so (Foundation's own error names only a code).
+    private static func checkWritable(_ path: String, entity: String?) throws {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            let example = (path as NSString).appendingPathComponent("\(entity ?? "objects").csv")
+            throw SeedError("\(path): is a folder; give the name of a file to write, such as \(example)")
+        }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SeedError("\(path): cannot be written: there is no folder \(folder)")
+        }
+        guard files.isWritableFile(atPath: folder) else { throw SeedError("\(path): cannot be written: the folder \(folder) is not writable") }
     }
 
     /// Whether text is a JSON number, `true` or `false` as it stands (not NaN or infinity).

@@ -92,7 +92,7 @@ public struct SeedImporter {
                 let destination = relationship.destination
                 func find(_ key: String) throws -> ManagedObject {
                     guard let found = try index.object(of: destination, key: key) else {
-                        throw fail(name, "no \(destination) with \(keys.attribute(of: destination) ?? "key") \"\(key)\"")
+                        throw fail(name, "no \(destination) with \(keys.text(of: destination) ?? "key") \"\(key)\"")
                     }
                     return found
                 }
@@ -115,9 +115,9 @@ public struct SeedImporter {
             let first = failure.validationErrors.first
             throw fail(first?.key ?? "?", "\(first.map { "\($0)" } ?? "\(failure)")")
         }
-        if keys.attribute(of: mapping.name) != nil, let key = try index.keyText(of: object) {
+        if let keyName = keys.text(of: mapping.name), let key = try index.keyText(of: object) {
             if let other = try index.object(of: mapping.name, key: key), other !== object {
-                throw fail(keys.attribute(of: mapping.name) ?? "?", "\"\(key)\" is already \(other.isInserted ? "earlier in the file" : "in the store")")
+                throw fail(keyName, "\"\(key)\" is already \(other.isInserted ? "earlier in the file" : "in the store")")
             }
             try index.add(object)
         }

@@ -17,6 +17,13 @@ import Foundation
 /// unlink Book {"title": "Dune", "category": "Poetry"}       # only if that is its category
 /// delete Book {"title": "Old"}                              # if it is there
 /// ```
+///
+/// A key of several parts (`# keys: Ingredient=name+recipe`) is given by each part, a to-one
+/// part by its destination's key: `insert Ingredient {"name": "Salt", "recipe": "Pancakes"}`.
+///
+/// A delete whose delete rules would cascade to objects the update does not delete itself
+/// (a user's book in a seeded category) is not done: the object is kept, and
+/// ``Outcome/kept`` says which objects kept it.
 public struct SeedUpdate: Sendable {
     /// One step.
     public struct Step: Sendable {
@@ -62,12 +69,16 @@ public struct SeedUpdate: Sendable {
         public var deleted = 0
         /// Steps with nothing to do (already done, or their object is not there).
         public var skipped = 0
+        /// Deletes not done, each as a sentence: the object would have taken objects the
+        /// update does not delete (a user's own) with it by a cascade rule.
+        public var kept: [String] = []
 
         /// Whether anything changed.
         public var changedAnything: Bool { inserted + updated + linked + deleted > 0 }
 
         public var description: String {
             "\(inserted) inserted, \(updated) updated, \(linked) linked, \(deleted) deleted, \(skipped) unchanged"
+                + (kept.isEmpty ? "" : ", \(kept.count) kept for objects the update does not delete")
         }
     }
 
@@ -118,13 +129,29 @@ public struct SeedUpdate: Sendable {
     /// store's ``versionKey`` is set to it in the same transaction.
     @discardableResult
     public func apply(to context: ManagedObjectContext, name: String = "update", version: String? = nil, dryRun: Bool = false) throws -> Outcome {
+        try apply(to: context, name: name, version: version, dryRun: dryRun, inspect: nil)
+    }
+
+    /// ``apply(to:name:version:dryRun:)``; a dry run calls `inspect` with the changed
+    /// context before it rolls the changes back (to compare it with the store it should now match).
+    func apply(
+        to context: ManagedObjectContext, name: String = "update", version: String? = nil, dryRun: Bool = false,
+        inspect: ((ManagedObjectContext) throws -> Void)?
+    ) throws -> Outcome {
         guard !context.hasChanges else { throw SeedError("\(name): the store has unsaved changes; save or rollback first") }
         let keys = try NaturalKeys(parsing: keyWords, model: context.store.model)
         let index = NaturalKeyIndex(context: context, keys: keys)
         var outcome = Outcome()
         do {
-            for step in steps { try apply(step, context: context, index: index, keys: keys, name: name, outcome: &outcome) }
+            var deleted: Set<ObjectIdentifier>?
+            for (number, step) in steps.enumerated() {
+                if step.verb == .delete, deleted == nil {
+                    deleted = try objectsDeleted(by: steps[number...], index: index, keys: keys, name: name)
+                }
+                try apply(step, context: context, index: index, keys: keys, name: name, deleted: deleted ?? [], outcome: &outcome)
+            }
             if dryRun {
+                try inspect?(context)
                 context.rollback()
             } else if let version {
                 do {
@@ -148,16 +175,39 @@ public struct SeedUpdate: Sendable {
         return outcome
     }
 
-    private func apply(_ step: Step, context: ManagedObjectContext, index: NaturalKeyIndex, keys: NaturalKeys, name: String, outcome: inout Outcome) throws {
+    /// The key text a step names its object by, from the key's parts among its fields.
+    private func key(of step: Step, keys: NaturalKeys, model: ManagedObjectModel, name: String) throws -> (parts: [String], text: String) {
+        func fail(_ why: String) -> SeedError { SeedError("\(name):\(step.line): \(step.verb.rawValue) \(step.entity): \(why)") }
+        guard model.entity(named: step.entity) != nil else { throw fail("no entity \(step.entity)") }
+        guard let parts = keys.parts(of: step.entity) else { throw fail("no natural key (the # keys: line names none for it)") }
+        let texts = try parts.map { part -> String? in
+            switch step.fields.first(where: { $0.name == part })?.value {
+            case .text(let text)?: return text
+            case .null?: return nil
+            case .keys?: throw fail("\(part), part of its natural key, is a list")
+            case nil: throw fail("the step has no \(part), \(parts.count == 1 ? "its natural key" : "part of its natural key \(parts.joined(separator: "+"))")")
+            }
+        }
+        guard let text = NaturalKeyIndex.keyText(parts: texts) else { throw fail("its natural key \(parts.joined(separator: "+")) has no value") }
+        return (parts, text)
+    }
+
+    /// The objects the delete steps from here on name: what a cascade may take with it.
+    private func objectsDeleted(by steps: ArraySlice<Step>, index: NaturalKeyIndex, keys: NaturalKeys, name: String) throws -> Set<ObjectIdentifier> {
+        var found: Set<ObjectIdentifier> = []
+        for step in steps where step.verb == .delete {
+            let key = try key(of: step, keys: keys, model: index.context.store.model, name: name)
+            if let object = try index.object(of: step.entity, key: key.text) { found.insert(ObjectIdentifier(object)) }
+        }
+        return found
+    }
+
+    private func apply(_ step: Step, context: ManagedObjectContext, index: NaturalKeyIndex, keys: NaturalKeys, name: String, deleted: Set<ObjectIdentifier>, outcome: inout Outcome) throws {
         func fail(_ why: String) -> SeedError { SeedError("\(name):\(step.line): \(step.verb.rawValue) \(step.entity): \(why)") }
         let model = context.store.model
-        guard model.entity(named: step.entity) != nil else { throw fail("no entity \(step.entity)") }
-        guard let keyAttribute = keys.attribute(of: step.entity) else { throw fail("no natural key (the # keys: line names none for it)") }
-        guard case .text(let key)? = step.fields.first(where: { $0.name == keyAttribute })?.value else {
-            throw fail("the step has no \(keyAttribute), its natural key")
-        }
-        let others = step.fields.filter { $0.name != keyAttribute }
-        let existing = try index.object(of: step.entity, key: key)
+        let (parts, key) = try self.key(of: step, keys: keys, model: model, name: name)
+        let others = step.fields.filter { !parts.contains($0.name) }
+        let existing = try index.object(of: step.entity, key: key).flatMap { $0.isDeleted ? nil : $0 }
         switch step.verb {
         case .insert:
             guard existing == nil else {
@@ -165,7 +215,19 @@ public struct SeedUpdate: Sendable {
                 return
             }
             let object = try context.insert(step.entity)
-            try set(object, [(keyAttribute, .text(key))] + others, model: model, fail: fail)
+            for part in parts {
+                let field = step.fields.first { $0.name == part }?.value ?? .null
+                guard let relationship = model.relationship(part, of: step.entity) else {
+                    try set(object, [(part, field)], model: model, fail: fail)
+                    continue
+                }
+                guard case .text(let destinationKey) = field else { continue }
+                guard let destination = try index.object(of: relationship.destination, key: destinationKey), !destination.isDeleted else {
+                    throw fail("no \(relationship.destination) with key \(destinationKey) for \(part), part of its natural key")
+                }
+                try object.setObject(destination, forKey: part)
+            }
+            try set(object, others, model: model, fail: fail)
             try index.add(object)
             outcome.inserted += 1
         case .set:
@@ -218,10 +280,35 @@ public struct SeedUpdate: Sendable {
                 outcome.skipped += 1
                 return
             }
+            let taken = try cascade(from: existing, model: model).filter { !deleted.contains(ObjectIdentifier($0)) }
+            guard taken.isEmpty else {
+                let names = try taken.prefix(5).map { "\($0.entity.name) \(try index.keyText(of: $0) ?? "p\($0.objectID.primaryKey.map(String.init) ?? "?")")" }
+                let more = taken.count > 5 ? " and \(taken.count - 5) more" : ""
+                outcome.kept.append(
+                    "\(name):\(step.line): \(step.entity) \(key) is kept: deleting it would also delete \(names.joined(separator: ", "))\(more) (by a cascade rule), which the update does not delete")
+                return
+            }
             try index.remove(existing)
             try context.delete(existing)
             outcome.deleted += 1
         }
+    }
+
+    /// The objects deleting `object` would delete too, by its cascade rules and theirs.
+    private func cascade(from object: ManagedObject, model: ManagedObjectModel) throws -> [ManagedObject] {
+        var found: [ManagedObject] = []
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
+        var pending = [object]
+        while let next = pending.popLast() {
+            for relationship in model.relationships(of: next.entity.name) where relationship.deleteRule == .cascade {
+                let destinations = relationship.isToMany ? try next.objects(forKey: relationship.name) : try next.object(forKey: relationship.name).map { [$0] } ?? []
+                for destination in destinations where !destination.isDeleted && seen.insert(ObjectIdentifier(destination)).inserted {
+                    found.append(destination)
+                    pending.append(destination)
+                }
+            }
+        }
+        return found
     }
 
     /// Sets attribute values that differ; returns whether any did.

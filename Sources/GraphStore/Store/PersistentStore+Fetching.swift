@@ -7,11 +7,14 @@ extension PersistentStore {
         guard !fetchSupport.functionsRegistered else { return }
         let support = fetchSupport
         for function in PredicateSQLFunction.allCases {
-            try connection.registerInPlaceFunction(function.name, argumentCount: function.argumentCount) { arguments in
+            // The support is held weakly: SQLite keeps the function until the connection really
+            // closes, and the support keeps idle statements, which keep the connection from
+            // closing (it would never close, nor fold its write-ahead log back into the file).
+            try connection.registerInPlaceFunction(function.name, argumentCount: function.argumentCount) { [weak support] arguments in
                 do {
                     return try function.call(arguments)
                 } catch {
-                    support.functionError = error
+                    support?.functionError = error
                     throw error
                 }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import GraphStore
 
 /// `import ENTITY FILE [--key Entity=attr,…]` and `export ENTITY FILE [--key …]`: a seed's
@@ -14,8 +15,10 @@ enum ImportExportCommands {
         details: """
             FILE is JSON when its name ends in .json, else CSV. A column (or JSON key) is an attribute \
             or a relationship; a relationship names its destinations by their natural key, given with \
-            --key Entity=attribute (several comma-separated; an entity with a one-attribute uniqueness \
-            constraint needs none): a to-one by one key (or, in JSON, a nested object holding it), a \
+            --key Entity=attribute (several comma-separated; an entity with a uniqueness constraint needs \
+            none; a key of several parts joins them with +, a to-one part standing for its destination's \
+            key, and is written as a JSON array of the parts): a to-one by one key (or, in JSON, a nested \
+            object holding it), a \
             to-many by a list of keys (in CSV separated by |). An empty CSV cell is no value. Each \
             object is validated as it is read; a bad one names the file, its line and the property, \
             and nothing of the file is kept. An object whose own natural key is already in the store \
@@ -46,15 +49,28 @@ enum ImportExportCommands {
         example: "export Book books.json --key BookCategory=name",
         details: """
             Every stored attribute is written, and each relationship whose destination has a natural key \
-            (--key Entity=attribute, as for import) as that key. Objects are ordered by their own natural \
-            key when they have one. Unsaved changes are written as they are in the session.
+            (--key Entity=attribute, as for import) as that key. A relationship whose destination has no \
+            key cannot be written: a warning names it and says which --key would write it (--strict makes \
+            that exit status 6). Objects are ordered by their own natural key when they have one. Unsaved \
+            changes are written as they are in the session. FILE may not be the open store's files nor the \
+            --model file in use.
             """
     ) { shell, arguments in
         let (context, name, path, keys) = try target(arguments, shell: shell)
         try shell.checkNotStoreFile(path, shownAs: try arguments.word(file))
+        if case .file(let modelPath) = context.store.modelOrigin, StoreFiles(storePath: modelPath).role(of: path) == .store
+            || StoreFiles.resolve(path).hasPrefix(StoreFiles.resolve(modelPath) + "/")
+        {
+            throw ShellError("cannot write \(try arguments.word(file)): it is the model file in use, \(modelPath)")
+        }
         do {
-            let (columns, records) = try SeedExporter(context: context, keys: keys).records(of: name)
+            let exporter = SeedExporter(context: context, keys: keys)
+            let (columns, records) = try exporter.records(of: name)
             try SeedFile.write(records, columns: columns, to: path, entity: name, model: context.store.model)
+            for (relationship, reason) in exporter.leftOut(of: name) {
+                shell.diagnostics("export: warning: \(name).\(relationship) is not written: \(reason)\n")
+                shell.state.hasWarned = true
+            }
             shell.output("exported \(records.count) \(name) object\(records.count == 1 ? "" : "s") to \(try arguments.word(file))\n")
         } catch {
             throw ShellError("export: \(error)")

@@ -6,7 +6,7 @@ enum HelpText {
         Usage: graphstore [OPTIONS] [STORE [COMMAND...]]
                graphstore codegen --model MODEL (--output DIR | --output-file FILE) [--all]
                graphstore verify [OPTIONS] [--json] [--expect FILE] STORE
-               graphstore diff [OPTIONS] [--key ENTITY=ATTR] [--json] [--script FILE] OLD NEW
+               graphstore diff [OPTIONS] [--key ENTITY=ATTR] [--json] [--script FILE] [--exit-code] OLD NEW
 
         Opens STORE (read-only unless --write) with the model it carries, or --model.
         Commands given with -c, -f or after STORE run in order, then graphstore exits;

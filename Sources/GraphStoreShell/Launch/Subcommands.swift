@@ -11,7 +11,7 @@
 enum Subcommands {
     /// The command's own options: those that take a value, and flags.
     private static let valueOptions: [String: Set<String>] = ["verify": ["--expect"], "diff": ["--key", "--script"]]
-    private static let flags: [String: Set<String>] = ["verify": ["--json"], "diff": ["--json"]]
+    private static let flags: [String: Set<String>] = ["verify": ["--json"], "diff": ["--json", "--exit-code"]]
     /// How many stores each names (the first is opened; the others go to the command).
     private static let stores = ["verify": 1, "diff": 2]
 

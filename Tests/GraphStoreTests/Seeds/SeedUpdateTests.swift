@@ -77,7 +77,7 @@ import TestScratch
         let kinds = Dictionary(grouping: diff.changes, by: \.kind).mapValues(\.count)
         #expect(kinds[.added] == books / 20 + 1)
         #expect(kinds[.removed] == books / 50)
-        let script = diff.updateScript(header: "old → new")
+        let script = try diff.updateScript(header: "old → new")
         let first = try Self.apply(script, to: old)
         #expect(first.inserted == books / 20 + 1)
         #expect(first.deleted == books / 50)
@@ -157,5 +157,122 @@ import TestScratch
         let fresh = try Fixtures.newStorePath("Fresh.sqlite")
         _ = try SeedInstaller(storePath: fresh, seedPath: seed2, seedVersion: "2", updates: [.init(version: "2", text: update2)], model: model).install()
         #expect(try Self.diff(seed2, fresh).changes.isEmpty)
+    }
+
+    // MARK: - Deletes that would cascade to a user's objects
+
+    /// Seed 1 and 2 of the book store: Biography, with a seeded book, is gone from seed 2.
+    static func biographySeeds() throws -> (seed1: String, seed2: String, user: String, script: String) {
+        let seed1 = try store(books: 20) { context, index in
+            let biography = try context.insert("BookCategory")
+            try biography.setValue(.string("Biography"), forKey: "name")
+            let lives = try context.insert("Book")
+            try lives.setValue(.string("Lives"), forKey: "title")
+            try lives.setObject(biography, forKey: "category")
+        }
+        let seed2 = try store(books: 20)
+        let script = try diff(seed1, seed2).updateScript(header: "1 → 2")
+        let user = try BrokenStores.copy(seed1)
+        let model = try Fixtures.bookStoreModel()
+        let context = ManagedObjectContext(store: try PersistentStore(path: user, model: model, readOnly: false))
+        let index = NaturalKeyIndex(context: context, keys: try NaturalKeys(parsing: keyWords, model: model))
+        let memoir = try context.insert("Book")
+        try memoir.setValue(.string("My memoir"), forKey: "title")
+        try memoir.setObject(try index.object(of: "BookCategory", key: "Biography"), forKey: "category")
+        try context.save()
+        return (seed1, seed2, user, script)
+    }
+
+    @Test func aDeleteThatWouldCascadeToAUsersObjectIsNotDoneAndSaysWhy() throws {
+        let (_, seed2, user, script) = try Self.biographySeeds()
+        #expect(script.contains("delete BookCategory {\"name\": \"Biography\"}"))
+        let dryRun = try SeedUpdate(text: script).apply(
+            to: ManagedObjectContext(store: try PersistentStore(path: user, model: try Fixtures.bookStoreModel(), readOnly: false)), dryRun: true)
+        #expect(dryRun.kept.count == 1)
+        #expect(dryRun.kept.first?.contains("BookCategory Biography is kept: deleting it would also delete Book My memoir (by a cascade rule)") == true, "\(dryRun.kept)")
+        let outcome = try Self.apply(script, to: user, version: "2")
+        #expect(outcome.kept == dryRun.kept)
+        #expect(outcome.deleted == 1, "the seeded book Lives goes; Biography stays: \(outcome)")
+        // The user's book and the category it needs are there; nothing else differs from seed 2.
+        let changes = try Self.diff(seed2, user).changes
+        #expect(changes.map { "\($0.kind) \($0.entity) \($0.key)" }.sorted() == ["added Book My memoir", "added BookCategory Biography"])
+        #expect("\(outcome)".hasSuffix(", 1 kept for objects the update does not delete"))
+    }
+
+    // MARK: - Writes that change nothing
+
+    @Test func anUpdateThatChangesNothingLeavesEveryByteOfTheStore() throws {
+        let seed1 = try Self.store(books: 30)
+        let seed2 = try Self.nextSeed(30)
+        let script = try Self.diff(seed1, seed2).updateScript(header: "1 → 2")
+        let target = try BrokenStores.copy(seed1)
+        _ = try Self.apply(script, to: target, version: "2")
+        let before = BrokenStores.bytes(of: target)
+        let again = try Self.apply(script, to: target, version: "2")
+        #expect(!again.changedAnything)
+        #expect(BrokenStores.bytes(of: target) == before, "the second run wrote to \(BrokenStores.bytes(of: target).keys.sorted())")
+        // The same value set again, and a save with nothing to save, write nothing either.
+        let store = try PersistentStore(path: target, model: try Fixtures.bookStoreModel(), readOnly: false)
+        try store.setMetadataValue("2", forKey: SeedUpdate.versionKey)
+        try ManagedObjectContext(store: store).save()
+        #expect(BrokenStores.bytes(of: target) == before)
+    }
+
+    // MARK: - Keys of several parts, and scripts that would leave a difference
+
+    /// Pages have no key of their own; `Page=text+book` names them by their text and book.
+    @Test func aKeyOfSeveralPartsNamesObjectsThroughAToOne() throws {
+        let model = try Fixtures.bookStoreModel()
+        func pages(_ texts: [String: [String]]) throws -> String {
+            try Self.store(books: 3) { context, index in
+                for (title, list) in texts.sorted(by: { $0.key < $1.key }) {
+                    let book = try #require(try index.object(of: "Book", key: title))
+                    for text in list {
+                        let page = try context.insert("Page")
+                        try page.setValue(.string(text), forKey: "text")
+                        try book.add(page, toKey: "pages")
+                    }
+                }
+            }
+        }
+        let old = try pages(["Book 0": ["one", "two"], "Book 1": ["one"]])
+        let new = try pages(["Book 0": ["one", "two", "three"], "Book 2": ["one"]])
+        let open = { (path: String) in ManagedObjectContext(store: try PersistentStore(path: path, model: model)) }
+        // Without a key for Page, no script: the pages would be left as they are.
+        let bare = try StoreDiff(old: try open(old), new: try open(new), keys: try NaturalKeys(parsing: Self.keyWords, model: model))
+        #expect(throws: ScriptRefusal.self) { try bare.updateScript(header: "bare") }
+        #expect(bare.scriptProblems.contains { $0.entity == "Page" })
+        let keys = try NaturalKeys(parsing: Self.keyWords + ["Page=text+book"], model: model)
+        let diff = try StoreDiff(old: try open(old), new: try open(new), keys: keys)
+        #expect(diff.changes.filter { $0.entity == "Page" }.map(\.key).sorted() == [#"["one","Book 1"]"#, #"["one","Book 2"]"#, #"["three","Book 0"]"#])
+        let script = try diff.verifiedUpdateScript(header: "pages", old: try open(old), new: try open(new))
+        #expect(script.contains(#"insert Page {"text": "three", "book": "Book 0"}"#), "\(script)")
+        let target = try BrokenStores.copy(old)
+        _ = try Self.apply(script, to: target)
+        #expect(try StoreDiff(old: try open(target), new: try open(new), keys: keys).changes.isEmpty)
+        // A part that is a to-many, or leads to an entity with no key, is refused by name.
+        #expect { try NaturalKeys(parsing: ["Book=title+pages"], model: model) } throws: { "\($0)".contains("Book.pages is a to-many relationship") }
+        #expect { try NaturalKeys(parsing: ["Page=text+book"], model: model) } throws: { "\($0)".contains("Page.book leads to Book, which has no key") }
+    }
+
+    @Test func aReorderedOrderedToManyIsRefusedRatherThanLeftOut() throws {
+        let model = try Fixtures.bookStoreModel()
+        func pages(_ texts: [String]) throws -> String {
+            try Self.store(books: 1) { context, index in
+                let book = try #require(try index.object(of: "Book", key: "Book 0"))
+                for text in texts {
+                    let page = try context.insert("Page")
+                    try page.setValue(.string(text), forKey: "text")
+                    try book.add(page, toKey: "pages")
+                }
+            }
+        }
+        let old = try pages(["a", "b", "c"])
+        let new = try pages(["c", "a", "b"])
+        let keys = try NaturalKeys(parsing: Self.keyWords + ["Page=text"], model: model)
+        let open = { (path: String) in ManagedObjectContext(store: try PersistentStore(path: path, model: model)) }
+        let diff = try StoreDiff(old: try open(old), new: try open(new), keys: keys)
+        #expect(!diff.changes.isEmpty)
+        #expect { try diff.updateScript(header: "reorder") } throws: { "\($0)".contains("Book.pages of Book 0 is reordered") }
     }
 }
