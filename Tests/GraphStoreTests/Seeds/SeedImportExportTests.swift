@@ -85,4 +85,21 @@ import TestScratch
             }
         }
     }
+
+    /// A new store, loaded and then fetched from, is one file once the store is let go: a
+    /// fetch's statements no longer keep SQLite's connection (and its -wal, -shm) open.
+    @Test func aStoreLetGoAfterAFetchIsOneFile() throws {
+        let path = try Fixtures.newStorePath("Seed.sqlite")
+        do {
+            let model = try Fixtures.bookStoreModel()
+            let store = try PersistentStore.create(at: path, model: model)
+            let context = ManagedObjectContext(store: store)
+            let keys = try NaturalKeys(parsing: ["BookCategory=name"], model: model)
+            #expect(try Self.load(try Self.write("name\nFiction\n", "categories.csv"), "BookCategory", context, keys) == 1)
+            #expect(try context.count(for: FetchRequest(entityName: "BookCategory", format: "name MATCHES 'F.*'")) == 1)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["Seed.sqlite"])
+    }
 }

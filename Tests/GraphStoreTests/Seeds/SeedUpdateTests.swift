@@ -212,9 +212,11 @@ import TestScratch
         #expect(!again.changedAnything)
         #expect(BrokenStores.bytes(of: target) == before, "the second run wrote to \(BrokenStores.bytes(of: target).keys.sorted())")
         // The same value set again, and a save with nothing to save, write nothing either.
-        let store = try PersistentStore(path: target, model: try Fixtures.bookStoreModel(), readOnly: false)
-        try store.setMetadataValue("2", forKey: SeedUpdate.versionKey)
-        try ManagedObjectContext(store: store).save()
+        do {
+            let store = try PersistentStore(path: target, model: try Fixtures.bookStoreModel(), readOnly: false)
+            try store.setMetadataValue("2", forKey: SeedUpdate.versionKey)
+            try ManagedObjectContext(store: store).save()
+        }
         #expect(BrokenStores.bytes(of: target) == before)
     }
 
