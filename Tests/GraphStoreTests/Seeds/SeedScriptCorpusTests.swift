@@ -84,6 +84,16 @@ import TestScratch
         return Result(changes: diff.changes.count, refusal: nil, applied: true)
     }
 
+    /// Runs `body`; a store whose external data files the corpus does not carry (the Wire
+    /// stores name users' images kept beside them) cannot be read whole, and is said and left.
+    static func unlessExternalDataIsMissing(_ label: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch where "\(error)".contains("is kept in external data file") && "\(error)".hasSuffix("which is missing") {
+            print("\(label): not compared: \(error)")
+        }
+    }
+
     @Test func everyStoreIsBuiltFromAnEmptyStoreAndEmptiedAgainByItsScripts() throws {
         guard let corpus = try Fixtures.requireCorpus("everyStoreIsBuiltFromAnEmptyStoreAndEmptiedAgainByItsScripts") else { return }
         let stores = try Self.stores(corpus)
@@ -93,9 +103,11 @@ import TestScratch
             let model = try ModelFile.load(path: store.model, version: nil)
             let empty = try Fixtures.newStorePath()
             _ = try PersistentStore.create(at: empty, model: model)
-            let filled = try Self.roundTrip(old: empty, new: store.path, model: model, label: "empty → \(store.name)")
-            let emptied = try Self.roundTrip(old: store.path, new: empty, model: model, label: "\(store.name) → empty")
-            if filled.applied, emptied.applied { written += 1 }
+            try Self.unlessExternalDataIsMissing(store.name) {
+                let filled = try Self.roundTrip(old: empty, new: store.path, model: model, label: "empty → \(store.name)")
+                let emptied = try Self.roundTrip(old: store.path, new: empty, model: model, label: "\(store.name) → empty")
+                if filled.applied, emptied.applied { written += 1 }
+            }
         }
         print("\(written) of \(stores.count) stores built from empty and emptied by their scripts")
         #expect(written >= 5, "\(written) of \(stores.count)")
@@ -121,9 +133,11 @@ import TestScratch
                     continue
                 }
                 let model = try ModelFile.load(path: newer.model, version: nil)
-                try Self.roundTrip(old: migrated, new: newer.path, model: model, label: label)
-                try Self.roundTrip(old: newer.path, new: migrated, model: model, label: "\(newer.name) → \(older.name) (migrated)")
-                compared += 1
+                try Self.unlessExternalDataIsMissing(label) {
+                    try Self.roundTrip(old: migrated, new: newer.path, model: model, label: label)
+                    try Self.roundTrip(old: newer.path, new: migrated, model: model, label: "\(newer.name) → \(older.name) (migrated)")
+                    compared += 1
+                }
             }
         }
         print("\(compared) pairs compared")
