@@ -109,7 +109,7 @@ import TestScratch
         let exporter = SeedExporter(context: context, keys: keys)
         var originals: [String: [ManagedObject]] = [:]
         for entity in order {
-            let (columns, objects) = try exporter.snapshot(of: entity, exactEntity: true)
+            let (columns, objects) = try exporter.snapshot(of: entity, exactEntity: true, namingUnkeyed: false)
             outcome.entities += 1
             if objects.isEmpty { continue }
             // The relationships one side of each pair carries; the other follows by its inverse.
@@ -160,7 +160,7 @@ import TestScratch
     static func carriedRelationships(_ model: ManagedObjectModel, keys: NaturalKeys) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for entity in model.entities where !entity.isAbstract {
-            for relationship in model.relationships(of: entity.name) where !relationship.isTransient && keys.attribute(of: relationship.destination) != nil {
+            for relationship in model.relationships(of: entity.name) where !relationship.isTransient && keys.parts(of: relationship.destination) != nil {
                 guard let inverseName = relationship.inverse, let inverse = model.relationship(inverseName, of: relationship.destination) else {
                     result[entity.name, default: []].append(relationship.name)
                     continue
@@ -169,7 +169,7 @@ import TestScratch
                 let mine = (weight(relationship), entity.name, relationship.name)
                 let theirs = (weight(inverse), relationship.destination, inverse.name)
                 // The inverse's side must itself be able to name this entity's objects.
-                if keys.attribute(of: entity.name) == nil || mine < theirs {
+                if keys.parts(of: entity.name) == nil || mine < theirs {
                     result[entity.name, default: []].append(relationship.name)
                 }
             }
@@ -199,7 +199,7 @@ import TestScratch
 
     /// Records ordered so that a record comes after those of its own entity it names.
     static func parentsFirst(_ records: [SeedRecord], entity: String, carried: [String], model: ManagedObjectModel, keys: NaturalKeys) throws -> [SeedRecord] {
-        guard let keyName = keys.attribute(of: entity) else { return records }
+        guard let parts = keys.parts(of: entity), parts.count == 1, let keyName = parts.first else { return records }
         let selfReferences = carried.filter { name in
             model.relationship(name, of: entity).map { model.isKind(entity, of: $0.destination) } ?? false
         }
@@ -257,7 +257,7 @@ import TestScratch
                 }
                 for relationship in model.relationships(of: entity) where !relationship.isTransient {
                     outcome.values += 1
-                    guard keys.attribute(of: relationship.destination) != nil else {
+                    guard keys.parts(of: relationship.destination) != nil else {
                         outcome.differences.append("\(entity).\(relationship.name): \(relationship.destination) has no attribute set and distinct on every object to carry it")
                         continue
                     }

@@ -42,7 +42,10 @@ extension MigrationTests {
             }
             for step in plan.steps {
                 try manager.migrate(storeAt: path, to: step.destination)
-                try MigrationComparison(manager: manager, step: step, old: MigrationManager.backupPath(for: path), new: path).check()
+                let backup = MigrationManager.backupPath(for: path)
+                try MigrationComparison(manager: manager, step: step, old: backup, new: path).check()
+                // The next step keeps its own backup, and a migration never overwrites one.
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: backup + suffix) }
             }
             // The whole chain at once, on a fresh copy.
             let whole = try Self.copy(original)

@@ -13,7 +13,7 @@ extension MigrationTests {
         /// Books stored at `path`, read through a fresh read-only store of `model`.
         static func titles(_ path: String, model: ManagedObjectModel, entity: String, key: String) throws -> [String] {
             let context = ManagedObjectContext(store: try PersistentStore(path: path, model: model))
-            return try context.fetch(entity).map { try $0.get(key, as: String.self) }.sorted()
+            return try context.fetch(entity).map { try $0.get(key, as: String.self) ?? "" }.sorted()
         }
 
         @Test func aStoreOpenForWritingMakesTheMigrationRefuseAndKeepsItsSaves() throws {
