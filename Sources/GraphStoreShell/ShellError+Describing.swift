@@ -30,6 +30,7 @@ extension ShellError {
         case let error as StoreError where error.isInterruption: return ShellError("interrupted")
         case let error as SQLiteError where error.isInterruption: return ShellError("interrupted")
         case let error as RegexMatchError where error.isInterruption: return ShellError("interrupted")
+        case let error as PredicateEvaluationError where error.isInterruption: return ShellError("interrupted")
         default: return ShellError(message(for: error))
         }
     }

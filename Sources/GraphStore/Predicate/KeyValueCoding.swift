@@ -37,8 +37,10 @@ enum KeyValueCoding {
         case .object(let object):
             return object.value(forKey: key)
         case .array(let elements):
+            try stopIfInterrupted()
             return .array(try elements.map { try value(of: $0, forKey: key) })
         case .set(let elements):
+            try stopIfInterrupted()
             return .set(distinct(try elements.map { try value(of: $0, forKey: key) }))
         case .attribute(.string(let text)) where key == "length":
             return .integer(Int64(text.utf16.count))
@@ -85,10 +87,15 @@ enum KeyValueCoding {
 
     /// The values without repeats (by `isEqual:`), in first-seen order.
     static func distinct(_ values: [PredicateValue]) -> [PredicateValue] {
-        var result: [PredicateValue] = []
-        for value in values where !result.contains(where: { ValueComparison.equal($0, value) }) {
-            result.append(value)
-        }
-        return result
+        var kept = ValueBuckets()
+        for value in values { _ = kept.insert(value) }
+        return kept.values
+    }
+
+    /// Throws when the store operation running this evaluation was interrupted: a key
+    /// mapped over a large collection is the one long step between two rows, where SQLite's
+    /// own interrupt cannot reach.
+    static func stopIfInterrupted() throws {
+        if MatchInterruption.current?.isRequested == true { throw PredicateEvaluationError.interrupted }
     }
 }

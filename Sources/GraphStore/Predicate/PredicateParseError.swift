@@ -39,4 +39,11 @@ public struct PredicateEvaluationError: Error, Sendable, Hashable, CustomStringC
 
     /// The message.
     public var description: String { message }
+
+    /// The evaluation was stopped by an interrupt of the store operation running it
+    /// (``StoreInterrupter``, Ctrl-C in the REPL).
+    public static let interrupted = PredicateEvaluationError("the evaluation was interrupted")
+
+    /// Whether this says that the evaluation was interrupted.
+    public var isInterruption: Bool { self == Self.interrupted }
 }

@@ -16,7 +16,12 @@ enum ValueComparison {
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, options: options) }
         case (.set(let a), .set(let b)):
-            return a.count == b.count && a.allSatisfy { x in b.contains { equal(x, $0, options: options) } }
+            guard a.count == b.count else { return false }
+            if options.isEmpty, a.count > 8 {
+                let members = ValueBuckets(b)
+                return a.allSatisfy(members.contains)
+            }
+            return a.allSatisfy { x in b.contains { equal(x, $0, options: options) } }
         case (.object(let a), .object(let b)):
             if let idA = a.objectIdentity, let idB = b.objectIdentity { return idA == idB }
             if let dA = a as? KeyValueDictionary, let dB = b as? KeyValueDictionary {
