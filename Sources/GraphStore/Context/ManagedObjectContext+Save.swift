@@ -138,14 +138,35 @@ extension ManagedObjectContext {
         // Inserts come in runs of one entity: count and assign a run at a time rather than
         // hashing the root's name (or gathering the objects in lists) once per object.
         var counts: [String: Int] = [:]
-        forEachRunOfRoot { root, run in counts[root, default: 0] += run.count }
+        var requestedTops: [String: Int64] = [:]
+        forEachRunOfRoot { root, run in
+            guard !requestedKeys.isEmpty else {
+                counts[root, default: 0] += run.count
+                return
+            }
+            for object in run {
+                if let key = requestedKeys[object.objectID] {
+                    requestedTops[root] = max(requestedTops[root] ?? 0, key)
+                } else {
+                    counts[root, default: 0] += 1
+                }
+            }
+        }
+        // Keys asked for first, so that those handed out start above them.
+        for (root, top) in requestedTops.sorted(by: { $0.key < $1.key }) {
+            try store.reservePrimaryKeys(root: store.mapping(for: root), through: top)
+        }
         var next: [String: Int64] = [:]
-        for (root, count) in counts.sorted(by: { $0.key < $1.key }) {
+        for (root, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
             next[root] = try store.allocatePrimaryKeys(root: store.mapping(for: root), count: count).lowerBound
         }
         forEachRunOfRoot { root, run in
-            guard var key = next[root] else { return }
+            var key = next[root] ?? 0
             for object in run {
+                if let requested = requestedKeys.isEmpty ? nil : requestedKeys[object.objectID] {
+                    object.pendingKey = requested
+                    continue
+                }
                 object.pendingKey = key
                 // Wrapping: past the last key handed out (Int64.max at most) nothing reads it.
                 key &+= 1
@@ -217,6 +238,7 @@ extension ManagedObjectContext {
         var renamed: [ObjectID: ObjectID] = [:]
         renamed.reserveCapacity(observesRenames ? inserted.count : 0)
         registered.reserveCapacity(registered.count + inserted.count)
+        requestedKeys = [:]
         for object in inserted.values {
             guard let key = object.pendingKey else { continue }
             let id = store.objectID(object.mapping, primaryKey: key)

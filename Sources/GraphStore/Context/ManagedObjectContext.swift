@@ -59,6 +59,9 @@ public final class ManagedObjectContext {
         get { nextTemporaryIDCell.value }
         _modify { yield &nextTemporaryIDCell.value }
     }
+    /// Unsaved objects given the primary key they take when saved (see
+    /// ``insert(_:primaryKey:)``), by temporary ID.
+    var requestedKeys: [ObjectID: Int64] = [:]
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
@@ -429,6 +432,7 @@ public final class ManagedObjectContext {
             object.dirtyRelationships = []
         }
         inserted = InsertionList()
+        requestedKeys = [:]
         updated = [:]
         deleted = [:]
         accessErrorLog = AccessErrorLog()
@@ -448,6 +452,7 @@ public final class ManagedObjectContext {
         }
         registered.removeAll()
         inserted = InsertionList()
+        requestedKeys = [:]
         updated = [:]
         deleted = [:]
         accessErrorLog = AccessErrorLog()

@@ -39,8 +39,19 @@ public final class NaturalKeyIndex {
         return "[" + parts.map { $0.map(SeedUpdate.Step.json) ?? "null" }.joined(separator: ",") + "]"
     }
 
+    /// The column of a file written with ``NaturalKeys/keepsObjectIDs`` that holds the
+    /// object ID's number of an object whose entity has no key.
+    public static let objectIDColumn = "@id"
+
+    /// The name of an object of an entity without a key under ``NaturalKeys/keepsObjectIDs``:
+    /// `p` and its primary key (saved, or asked for by an import), else nil.
+    func objectIDText(of object: ManagedObject) -> String? {
+        guard keys.keepsObjectIDs, let key = object.objectID.primaryKey ?? context.requestedKey(of: object) else { return nil }
+        return "p\(key)"
+    }
+
     private func keyText(of object: ManagedObject, depth: Int) throws -> String? {
-        guard let parts = keys.parts(of: object.entity.name) else { return nil }
+        guard let parts = keys.parts(of: object.entity.name) else { return depth == 0 ? objectIDText(of: object) : nil }
         // A key reaching itself through to-ones (a parent chain that loops) has no text.
         guard depth < 32 else { throw SeedError("\(object.entity.name): its key (\(parts.joined(separator: "+"))) leads through more than 32 objects; a chain of to-ones loops") }
         let model = context.store.model
@@ -73,7 +84,7 @@ public final class NaturalKeyIndex {
 
     private func table(of entity: String) throws -> [String: ManagedObject] {
         if let table = objects[entity] { return table }
-        guard keys.parts(of: entity) != nil else {
+        guard keys.parts(of: entity) != nil || keys.keepsObjectIDs else {
             throw SeedError("\(entity) has no natural key to match objects by; give one with --key \(entity)=ATTRIBUTE")
         }
         var table: [String: ManagedObject] = [:]

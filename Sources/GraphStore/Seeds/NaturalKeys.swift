@@ -13,6 +13,11 @@ public struct NaturalKeys: Sendable {
     /// The key's parts by entity name, as given.
     public private(set) var byEntity: [String: [String]]
     private let model: ManagedObjectModel
+    /// Whether an object of an entity with no key is named by its object ID's number (`p3`),
+    /// which an export writes in an `@id` column and an import gives the new object (so the
+    /// store it goes into must not have that object ID yet): `export --ids`, `import --ids`.
+    /// Such names hold only between a store and the files exported from it.
+    public var keepsObjectIDs = false
 
     /// Keys from `Entity=part+part` words (each may also list several, comma-separated); an
     /// unknown entity or property, a to-many part, or a to-one part whose destination has no

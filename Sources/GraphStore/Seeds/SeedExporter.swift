@@ -23,15 +23,16 @@ public struct SeedExporter {
     /// relationship whose destination has no natural key cannot be written: it is left out,
     /// and ``leftOut(of:)`` names it.
     public func records(of entity: String) throws -> (columns: [String], records: [SeedRecord]) {
-        let snapshot = try snapshot(of: entity, exactEntity: false, namingUnkeyed: false)
+        let snapshot = try snapshot(of: entity, exactEntity: false, namingUnkeyed: keys.keepsObjectIDs)
         return (snapshot.columns, snapshot.objects.map(\.record))
     }
 
     /// The relationships of an entity that ``records(of:)`` leaves out, each with why: their
     /// destination has no natural key to name its objects by.
     public func leftOut(of entity: String) -> [(relationship: String, reason: String)] {
-        context.store.model.relationships(of: entity).filter { !$0.isTransient && keys.parts(of: $0.destination) == nil }.map {
-            ($0.name, "\($0.destination) has no natural key to name its objects by (give --key \($0.destination)=ATTRIBUTE)")
+        guard !keys.keepsObjectIDs else { return [] }
+        return context.store.model.relationships(of: entity).filter { !$0.isTransient && keys.parts(of: $0.destination) == nil }.map {
+            ($0.name, "\($0.destination) has no natural key to name its objects by (give --key \($0.destination)=ATTRIBUTE, or --ids to name them by object ID)")
         }
     }
 
@@ -56,9 +57,17 @@ public struct SeedExporter {
         func identity(_ object: ManagedObject) throws -> String {
             try index.keyText(of: object) ?? "p\(object.objectID.primaryKey.map(String.init) ?? "?")"
         }
+        // Objects of an entity without a key carry their object ID when keys keep them.
+        let writesObjectID = keys.keepsObjectIDs && keys.parts(of: entity) == nil
         var objects: [Snapshot] = []
         for (number, object) in try context.fetch(entity, exactEntity: exactEntity).enumerated() {
             var fields: [(name: String, value: SeedRecord.Field)] = []
+            if writesObjectID {
+                guard let key = object.objectID.primaryKey else {
+                    throw SeedError("\(object.objectID) is not saved yet, so it has no object ID to write; save first")
+                }
+                fields.append((NaturalKeyIndex.objectIDColumn, .text("p\(key)")))
+            }
             for name in attributes {
                 fields.append((name, try object.value(forKey: name).map { .text(SeedValueText.format($0)) } ?? .null))
             }
@@ -76,6 +85,6 @@ public struct SeedExporter {
             objects.append(Snapshot(identity: key ?? "p\(object.objectID.primaryKey ?? Int64(number))", isNamed: key != nil, record: SeedRecord(line: number + 2, fields: fields)))
         }
         objects.sort { $0.identity < $1.identity }
-        return (attributes + relationships.map(\.name), objects)
+        return ((writesObjectID ? [NaturalKeyIndex.objectIDColumn] : []) + attributes + relationships.map(\.name), objects)
     }
 }

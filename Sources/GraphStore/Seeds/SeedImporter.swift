@@ -78,8 +78,8 @@ public struct SeedImporter {
 
     private func insert(_ record: SeedRecord, mapping: EntityMapping, index: NaturalKeyIndex, file: String) throws -> ManagedObject {
         func fail(_ property: String, _ why: String) -> SeedError { SeedError("\(file):\(record.line): \(mapping.name).\(property): \(why)") }
-        let object = try context.insert(mapping.name)
-        for (name, field) in record.fields {
+        let object = try insertObject(record, mapping: mapping, fail: fail)
+        for (name, field) in record.fields where name != NaturalKeyIndex.objectIDColumn {
             if let attribute = mapping.attribute(named: name)?.attribute {
                 let value: AttributeValue?
                 do {
@@ -120,7 +120,28 @@ public struct SeedImporter {
                 throw fail(keyName, "\"\(key)\" is already \(other.isInserted ? "earlier in the file" : "in the store")")
             }
             try index.add(object)
+        } else if index.objectIDText(of: object) != nil {
+            try index.add(object)
         }
         return object
+    }
+
+    /// A new object for a record: with the object ID's number its `@id` field gives, when the
+    /// keys keep object IDs (``NaturalKeys/keepsObjectIDs``).
+    private func insertObject(_ record: SeedRecord, mapping: EntityMapping, fail: (String, String) -> SeedError) throws -> ManagedObject {
+        let column = NaturalKeyIndex.objectIDColumn
+        guard let field = record.fields.first(where: { $0.name == column })?.value else { return try context.insert(mapping.name) }
+        guard keys.keepsObjectIDs else { throw fail(column, "holds object IDs written by export --ids; import with --ids to keep them") }
+        guard keys.parts(of: mapping.name) == nil else {
+            throw fail(column, "\(mapping.name) has a natural key (\(keys.text(of: mapping.name) ?? "")), which names its objects instead")
+        }
+        guard case .text(let text) = field, text.hasPrefix("p"), let key = Int64(text.dropFirst()), key >= 1 else {
+            throw fail(column, "expected an object ID's number such as p3, not \(field)")
+        }
+        do {
+            return try context.insert(mapping.name, primaryKey: key)
+        } catch let error as StoreError {
+            throw fail(column, "\(error)")
+        }
     }
 }

@@ -54,6 +54,22 @@ extension PersistentStore {
         return start...end
     }
 
+    /// Raises an inheritance root's `Z_MAX` to `key` if it is lower, so that keys handed
+    /// out later start above a key a new object asked for.
+    func reservePrimaryKeys(root: EntityMapping, through key: Int64) throws {
+        try connection.cachedStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = max(coalesce(Z_MAX, 0), ?) WHERE Z_ENT = ?")
+            .execute([.integer(key), .integer(Int64(root.number))])
+        if var record = primaryKeyEntries[root.number] {
+            record.max = max(record.max, key)
+            primaryKeyEntries[root.number] = record
+        }
+    }
+
+    /// Whether an inheritance root's table has a row with this primary key.
+    func hasRow(root: EntityMapping, primaryKey: Int64) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM \(root.table) WHERE Z_PK = ?", [.integer(primaryKey)]) != nil
+    }
+
     /// Inserts a row of one of this store's entities (``StoredRow/mapping``), with key
     /// ``StoredRow/primaryKey``: its attributes and to-ones as the row holds them, at
     /// version 1.

@@ -77,6 +77,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case optimisticLockingFailure([MergeConflict])
     /// An object from another context or store was used.
     case foreignObject(String)
+    /// A new object was asked to take a primary key (an import of `export --ids` files) that
+    /// is not free: `reason` says why.
+    case primaryKeyTaken(entity: String, primaryKey: Int64, reason: String)
     /// SQLite failed underneath.
     case sqlite(SQLiteError)
 
@@ -99,7 +102,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .objectNotFound: 133000
         case .foreignObject: 133010
         case .sqlite: 134180
-        case .readOnly, .alreadyExists: 134030
+        case .readOnly, .alreadyExists, .primaryKeyTaken: 134030
         case .malformedValue, .externalDataMissing, .externalDataUnreadable, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
         }
     }
@@ -170,6 +173,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + conflicts.map { $0.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n") }.joined(separator: "\n")
         case .foreignObject(let id):
             "object \(id) belongs to another context"
+        case .primaryKeyTaken(let entity, let key, let reason):
+            "\(entity)/p\(key) cannot be given that object ID: \(reason)"
         case .sqlite(let error):
             error.description
         }

@@ -7,9 +7,10 @@ enum ImportExportCommands {
     static let entity = Placeholder("ENTITY", .entity)
     static let file = Placeholder("FILE", .file)
     static let keyOption = ArgumentElement.option("--key", Placeholder("ENTITY=ATTR", .word))
+    static let idsFlag = ArgumentElement.flag("--ids")
 
     static let importCommand = ShellCommand(
-        "import", arguments: [keyOption, .value(entity), .value(file)],
+        "import", arguments: [keyOption, idsFlag, .value(entity), .value(file)],
         summary: "load objects from CSV (header: property names) or JSON (an array of objects), typed by the model, all saved or none",
         example: "import Book books.csv --key BookCategory=name",
         details: """
@@ -22,7 +23,11 @@ enum ImportExportCommands {
             to-many by a list of keys (in CSV separated by |). An empty CSV cell is no value. Each \
             object is validated as it is read; a bad one names the file, its line and the property, \
             and nothing of the file is kept. An object whose own natural key is already in the store \
-            is refused. The file is saved in one transaction; the store must have no unsaved changes.
+            is refused. The file is saved in one transaction; the store must have no unsaved changes. \
+            With --ids, objects of an entity without a key are named by object ID as export --ids wrote \
+            them: each new object takes the number in its @id column (Core Data always numbers new \
+            objects itself; here the store must not have that object ID yet, as in a store made with \
+            --create), and p3 in a relationship is the object numbered 3.
             """,
         writes: true
     ) { shell, arguments in
@@ -44,16 +49,18 @@ enum ImportExportCommands {
     }
 
     static let exportCommand = ShellCommand(
-        "export", arguments: [keyOption, .value(entity), .value(file)],
+        "export", arguments: [keyOption, idsFlag, .value(entity), .value(file)],
         summary: "write an entity's objects to CSV or JSON (as import reads them); relationships by natural key",
         example: "export Book books.json --key BookCategory=name",
         details: """
             Every stored attribute is written, and each relationship whose destination has a natural key \
             (--key Entity=attribute, as for import) as that key. A relationship whose destination has no \
             key cannot be written: a warning names it and says which --key would write it (--strict makes \
-            that exit status 6). Objects are ordered by their own natural key when they have one. Unsaved \
-            changes are written as they are in the session. FILE may not be the open store's files nor the \
-            --model file in use.
+            that exit status 6). With --ids, an entity without a key is written with an @id column, its \
+            objects' object ID numbers (p3), and relationships to its objects by those (import --ids reads \
+            them back into a new store with the same object IDs; the objects must be saved). Objects are \
+            ordered by their own natural key when they have one. Unsaved changes are written as they are \
+            in the session. FILE may not be the open store's files nor the --model file in use.
             """
     ) { shell, arguments in
         let (context, name, path, keys) = try target(arguments, shell: shell)
@@ -87,7 +94,9 @@ enum ImportExportCommands {
     /// The `--key` option's natural keys.
     static func naturalKeys(_ arguments: ParsedArguments, shell: Shell) throws -> NaturalKeys {
         do {
-            return try NaturalKeys(parsing: arguments.value(of: "--key").map { [$0] } ?? [], model: try shell.requireStore().model)
+            var keys = try NaturalKeys(parsing: arguments.value(of: "--key").map { [$0] } ?? [], model: try shell.requireStore().model)
+            keys.keepsObjectIDs = arguments.has("--ids")
+            return keys
         } catch let error as NaturalKeyError {
             throw ShellError("\(error)", exitCode: ExitStatus.usage)
         }
