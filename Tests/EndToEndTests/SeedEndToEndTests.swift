@@ -221,7 +221,7 @@ import TestScratch
         let folder = (store as NSString).deletingLastPathComponent
         let bare = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)/books.csv'"])
         #expect(bare.status == 0, "\(bare.stderr)")
-        #expect(bare.stderr.contains("export: warning: Book.category is not written: BookCategory has no natural key to name its objects by (give --key BookCategory=ATTRIBUTE)"), "\(bare.stderr)")
+        #expect(bare.stderr.contains("export: warning: Book.category is not written: BookCategory has no natural key to name its objects by (give --key BookCategory=ATTRIBUTE, or --ids to name them by object ID)"), "\(bare.stderr)")
         #expect(try ScriptTests.run(["--strict", "--model", model, store, "-c", "export Book '\(folder)/books.csv'"]).status == 6)
         let keyed = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)/books.csv' --key BookCategory=name"])
         #expect(!keyed.stderr.contains("category"), "\(keyed.stderr)")
@@ -240,5 +240,27 @@ import TestScratch
         let toFolder = try ScriptTests.run(["--model", model, store, "-c", "export Book '\(folder)'"])
         #expect(toFolder.stderr.contains("is a folder; give the name of a file to write, such as \(folder)/Book.csv"), "\(toFolder.stderr)")
         #expect(!toFolder.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    /// `export --ids` writes pages (no natural key) with their object IDs, and `import --ids`
+    /// gives a new store's pages the same IDs; into a store that has them it is refused.
+    @Test func idsCarryObjectsWithoutAKeyIntoANewStore() throws {
+        let model = SeedEndToEndTests.model
+        let store = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)
+        let folder = (store as NSString).deletingLastPathComponent
+        let written = try ScriptTests.run([
+            "--write", "--model", model, store, "-c", #"insert Page text="first""#, "-c", #"insert Page text="second""#, "-c", "save",
+            "-c", "export --ids Page '\(folder)/pages.csv'",
+        ])
+        #expect(written.status == 0, "\(written.stderr)")
+        let pages = try String(contentsOfFile: folder + "/pages.csv", encoding: .utf8)
+        #expect(pages.hasPrefix("@id,text,book\np1,first,\np2,second,\n"), "\(pages)")
+        let target = try SeedEndToEndTests.newPath()
+        let imported = try ScriptTests.run(["--write", "--model", model, "--create", target, "-c", "import --ids Page '\(folder)/pages.csv'", "-c", "show Page/p2"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("second"), "\(imported.stdout)")
+        let again = try ScriptTests.run(["--write", "--model", model, target, "-c", "import --ids Page '\(folder)/pages.csv'"])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("pages.csv:2: Page.@id: Page/p1 cannot be given that object ID: the store already has Page/p1"), "\(again.stderr)")
     }
 }
