@@ -91,16 +91,23 @@ import Testing
         #expect(try ScriptTests.run(["--strict", "--model", Self.model, path, "-c", "fetch Book where price < 12"]).status == 0)
     }
 
-    /// A Wire store of the corpus, whose rows reference a user's medium image in
-    /// `.store2-60-0_SUPPORT/_EXTERNAL_DATA`: missing, then there.
-    @Test func anExternalDataFileIsReadOrShownMissing() throws {
+    /// A copy of the corpus's Wire store 2-60-0 (which references external data files the
+    /// corpus does not carry), or nil when the corpus is not there (an error under
+    /// `GRAPHSTORE_REQUIRE_CORPUS=1`).
+    static func wireStoreCopy() throws -> String? {
         let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         let source = corpus.appendingPathComponent("stores/wireapp__wire-ios-data-model/Tests/Resources/store2-60-0.wiredatabase").path
         guard FileManager.default.fileExists(atPath: source) else {
             #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
-            return
+            return nil
         }
-        let path = try GraphStoreBinary.copy(source)
+        return try GraphStoreBinary.copy(source)
+    }
+
+    /// A Wire store of the corpus, whose rows reference a user's medium image in
+    /// `.store2-60-0_SUPPORT/_EXTERNAL_DATA`: missing, then there.
+    @Test func anExternalDataFileIsReadOrShownMissing() throws {
+        guard let path = try Self.wireStoreCopy() else { return }
         let fetch = ["fetch User where name == 'Jacob Clone 1'"]
         let missing = try ScriptTests.run(["--line", path, "-c"] + fetch)
         #expect(missing.status == 0, "\(missing.stderr)")
@@ -133,13 +140,7 @@ import Testing
     /// device: a read-only session shows none of their contents and never waits; the value
     /// is shown in place saying why, and `validate` names the file.
     @Test func anExternalDataFileThatIsNoRegularFileIsNotRead() throws {
-        let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let source = corpus.appendingPathComponent("stores/wireapp__wire-ios-data-model/Tests/Resources/store2-60-0.wiredatabase").path
-        guard FileManager.default.fileExists(atPath: source) else {
-            #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
-            return
-        }
-        let path = try GraphStoreBinary.copy(source)
+        guard let path = try Self.wireStoreCopy() else { return }
         let directory = (path as NSString).deletingLastPathComponent
         let folder = directory + "/.store2-60-0_SUPPORT/_EXTERNAL_DATA"
         let file = folder + "/30084A1C-76CF-4976-8312-8E8EFCF6F510"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .case import Case
-from .files import SQLITE_ERRORS, compare_snapshots, copy_store, integrity, open_copy, remove, set_journal_mode, snapshot_files
+from .files import SQLITE_ERRORS, compare_snapshots, copy_store, integrity, integrity_of_copy, open_copy, remove, set_journal_mode, snapshot_files
 from .processes import quote, run_process
 
 if TYPE_CHECKING:
@@ -204,12 +204,7 @@ def reopen_checks(case: Case, store: str, expected: BookState | None, what: str,
     run = case.graphstore("--write", "--model", model, store, "-c", f'insert BookCategory name="{case.scenario}-after"', "-c", "save",
                           tmpdir=tmpdir)
     if case.check_run(run, f"{what}: writing again", quote(run.argv), allow_nonzero=False):
-        connection, _ = open_copy(store, case.path("judge"))
-        try:
-            problem = integrity(connection)
-        finally:
-            connection.close()
-            remove(case.path("judge"))
+        problem = integrity_of_copy(store, case.path("judge"))
         if problem:
             case.fail("not whole", f"{what}: after writing again, integrity_check: {problem}", "not whole: write after recovery", quote(run.argv))
 

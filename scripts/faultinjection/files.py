@@ -134,6 +134,16 @@ def integrity(connection: sqlite3.Connection) -> str:
     return "" if text == "ok" else text[:300]
 
 
+def integrity_of_copy(store: str, workdir: str) -> str:
+    """integrity_check of a copy of a store (log included), made in workdir and removed after."""
+    connection, _ = open_copy(store, workdir)
+    try:
+        return integrity(connection)
+    finally:
+        connection.close()
+        remove(workdir)
+
+
 def set_journal_mode(store: str, mode: str) -> None:
     connection = sqlite3.connect(store)
     connection.execute(f"PRAGMA journal_mode={mode}")

@@ -136,3 +136,35 @@ def kill_somewhere(case: Case, argv: list[str], store: str, took: float, rng: ra
     remove(err_path)
     run = Run(list(argv), process.returncode, stdout, stderr, False, seconds)
     return Killed(moment + (" (it had finished)" if finished else ""), finished, run)
+
+
+@dataclass
+class Outcomes:
+    """How a scenario names the two whole outcomes of a killed command and its two failures."""
+    scenario: str       # "import", "seed-apply"
+    before: str         # what a store left as it was holds, for the report
+    after: str          # what a store wholly changed holds
+    lost: str           # the failure when the command said it was done and the store is as before
+    half: str           # the failure when the store is neither
+
+
+def judge_kill(case: Case, store: str, before: dict, after: dict, reported: bool, reproduce: str, says: Outcomes) -> dict | None:
+    """After a kill: the store must hold `before` (and then the command must not have reported
+    itself done) or `after`; anything else, or a damaged store, fails the case. The rows found
+    when the store is either (whole, if perhaps lost), None when it is damaged or half changed."""
+    found = store_rows(store, case.path("judge"))
+    if isinstance(found, str):
+        case.fail("not whole", f"after the kill: {found}", f"not whole: {says.scenario}: the store is damaged", reproduce)
+        return None
+    if found == before:
+        case.describe(f"the store {says.before}" + (" (reported done)" if reported else ""))
+        if reported:
+            case.fail("lost", f"{says.scenario} reported done, but the store {says.before}", f"lost: {says.scenario}: {says.lost}", reproduce)
+        return found
+    if found == after:
+        case.describe(f"the store {says.after}")
+        return found
+    case.fail("not whole", f"after the kill: neither before nor after (against before: {differences(before, found)}; "
+              f"against after: {differences(after, found)})", f"not whole: {says.scenario}: {says.half}", reproduce)
+    return None
+

@@ -79,20 +79,19 @@ enum StoreLocks {
     /// The process holding any lock on a byte of the range: a write lock is asked for,
     /// which every lock conflicts with. Locks of this process never conflict.
     private static func anyLockHolder(_ descriptor: Int32, from start: off_t, length: off_t) -> Int32? {
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = start
-        lock.l_len = length
-        guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
-        return lock.l_pid
+        lockHolder(descriptor, asking: F_WRLCK, from: start, length: length)
     }
 
     /// The process holding a write lock on any byte of the range: a read lock is asked
     /// for, which only a write lock conflicts with. Locks of this process never conflict.
     private static func writeLockHolder(_ descriptor: Int32, from start: off_t, length: off_t) -> Int32? {
+        lockHolder(descriptor, asking: F_RDLCK, from: start, length: length)
+    }
+
+    /// The process whose lock on the range would conflict with a lock of `type` (F_GETLK).
+    private static func lockHolder(_ descriptor: Int32, asking type: Int32, from start: off_t, length: off_t) -> Int32? {
         var lock = flock()
-        lock.l_type = Int16(F_RDLCK)
+        lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = start
         lock.l_len = length

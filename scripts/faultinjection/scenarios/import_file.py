@@ -15,7 +15,7 @@ import random
 from ..bookstore import EXAMPLE_MODEL, example_copy
 from ..case import Case
 from ..files import copy_tree
-from ..killing import differences, kill_somewhere, store_rows
+from ..killing import Outcomes, differences, judge_kill, kill_somewhere, store_rows
 from ..processes import quote
 from ..scenario import Scenario
 
@@ -83,21 +83,10 @@ def run(case: Case) -> None:
                   + (" (the last refused)" if refused else "") + f", import takes {probe.seconds * 1000:.0f} ms, killed {killed.moment}")
     if killed.finished:
         case.check_run(killed.run, "import", reproduce)
-    found = store_rows(store, case.path("judge"))
-    if isinstance(found, str):
-        case.fail("not whole", f"after the kill: {found}", "not whole: import: the store is damaged", reproduce)
-        return
-    if found == before:
-        case.describe(f"the store holds none of the {len(records)} objects")
-        if imported:
-            case.fail("lost", "import reported its objects imported, the store holds none of them",
-                      "lost: import: an import reported done is gone", reproduce)
-    elif found == after:
-        case.describe(f"the store holds all {len(records)} objects")
-    else:
-        case.fail("not whole", f"after the kill: neither none nor all of the objects (against the store before: "
-                  f"{differences(before, found)}; against a whole import: {differences(after, found)})",
-                  "not whole: import: an import half done", reproduce)
+    found = judge_kill(case, store, before, after, imported, reproduce, Outcomes(
+        "import", f"holds none of the {len(records)} objects", f"holds all {len(records)} objects",
+        "an import reported done is gone", "an import half done"))
+    if found is None:
         return
     if found == before and not refused:
         again = case.graphstore(*arguments, store, "-c", command)

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 from ..bookstore import EXAMPLE_STORE
 from ..case import Case, NotApplicable
-from ..files import copy_store, copy_tree, integrity, open_copy, remove
+from ..files import copy_store, copy_tree, integrity_of_copy, remove
 from ..mutations import bend_uids, mutate_bytes, retype_plist
 from ..processes import quote
 from ..readonly import run_read_only
@@ -275,12 +275,7 @@ def run(case: Case) -> None:
         case.check_run(run, "write with a damaged model", reproduce)
         case.check_tmp_clean("write with a damaged model")
         if os.path.isfile(store):
-            connection, _ = open_copy(store, case.path("judge"))
-            try:
-                problem = integrity(connection)
-            finally:
-                connection.close()
-                remove(case.path("judge"))
+            problem = integrity_of_copy(store, case.path("judge"))
             if problem:
                 case.fail("not whole", f"after a write with a damaged model: {problem}", "not whole: write with a damaged model", reproduce)
         return

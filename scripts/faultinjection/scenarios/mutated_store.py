@@ -21,7 +21,7 @@ import zlib
 
 from ..bookstore import EXAMPLE_STORE
 from ..case import Case, NotApplicable
-from ..files import SQLITE_ERRORS, STORE_SUFFIXES, copy_store, copy_tree, integrity, lenient_text, open_copy, remove
+from ..files import SQLITE_ERRORS, STORE_SUFFIXES, copy_store, copy_tree, integrity_of_copy, lenient_text, remove
 from ..mutations import ODD_VALUES, bend_uids, mutate_bytes, retype_plist
 from ..processes import quote
 from ..readonly import read_only_commands, run_read_only
@@ -535,12 +535,7 @@ def write_damaged_store(case: Case, rng: random.Random, store: str, model: str |
     case.describe(f"then written: insert {entity}, save")
 
     def whole() -> str:
-        connection, _ = open_copy(store, case.path("judge"))
-        try:
-            return integrity(connection)
-        finally:
-            connection.close()
-            remove(case.path("judge"))
+        return integrity_of_copy(store, case.path("judge"))
 
     before = whole()
     script = f".echo on\ninsert {entity}\nsave\ncount {entity}\n"

@@ -17,7 +17,7 @@ import random
 from ..bookstore import EXAMPLE_MODEL
 from ..case import Case
 from ..files import copy_store, copy_tree, set_journal_mode
-from ..killing import differences, kill_somewhere, store_rows
+from ..killing import Outcomes, differences, judge_kill, kill_somewhere, store_rows
 from ..processes import quote
 from ..scenario import Scenario
 
@@ -111,20 +111,8 @@ def run(case: Case) -> None:
                   + (", the user's own book" if own else "") + f", apply takes {probe.seconds * 1000:.0f} ms, killed {killed.moment}")
     if killed.finished:
         case.check_run(killed.run, "seed apply", reproduce)
-    found = store_rows(store, case.path("judge"))
-    if isinstance(found, str):
-        case.fail("not whole", f"after the kill: {found}", "not whole: seed-apply: the store is damaged", reproduce)
-        return
-    if found == before:
-        case.describe("the store is the old one" + (" (the update was reported applied)" if applied else ""))
-        if applied:
-            case.fail("lost", "seed apply reported the update applied, the store holds the old seed",
-                      "lost: seed-apply: an applied update is gone", reproduce)
-    elif found == after:
-        case.describe("the store is the new one")
-    else:
-        case.fail("not whole", f"after the kill: neither the old seed nor the new (against the old: {differences(before, found)}; "
-                  f"against the new: {differences(after, found)})", "not whole: seed-apply: an update half applied", reproduce)
+    if judge_kill(case, store, before, after, applied, reproduce, Outcomes(
+            "seed-apply", "is the old one", "is the new one", "an applied update is gone", "an update half applied")) is None:
         return
     again = case.graphstore(*apply, store, "-c", "seed apply update.graphstore")
     if case.check_run(again, "seed apply again after the kill", quote(again.argv), allow_nonzero=False):
