@@ -27,8 +27,10 @@ import Foundation
 /// read again); only then does it replace the store (synced to disk, one `rename`), the old
 /// file kept as ``backupPath(for:)`` unless ``Options/keepsBackup`` is false. One backup is
 /// kept for the whole chain; an earlier backup there is never overwritten: the migration is
-/// refused (``MigrationRunError/backupExists(backup:supportFolder:)``) before it starts. A
-/// migration that fails leaves the store as it was.
+/// refused (``MigrationRunError/backupExists(backup:supportFolder:)``) before it starts; a
+/// backup that is a second name of the store file itself, left by a migration killed between
+/// linking it and the swap, is removed instead. A migration that fails leaves the store as it
+/// was.
 ///
 /// A real run holds GraphStore's writer lock on the store exclusively from its plan to its
 /// end (``StoreWriterLock``): it waits ``Options/writerPatience`` for stores opened for

@@ -51,12 +51,27 @@ enum StoreReplacement {
     /// Refuses to keep a backup over an earlier one: the backup file, or its support folder
     /// (when it is not the store's own), already there.
     static func checkNoBackup(at backup: String, of path: String) throws(MigrationRunError) {
+        removeBackupOfKilledSwap(at: backup, of: path)
         var status = stat()
         let folder = StoreSupportFolder(storePath: backup)
         let folderThere = !sharesSupportFolder(path, backup) && lstat(folder.path, &status) == 0
         guard lstat(backup, &status) != 0, !folderThere else {
             throw .backupExists(backup: backup, supportFolder: folderThere ? folder.path : nil)
         }
+    }
+
+    /// A migration killed between its `link` and its `rename` (``replace(_:with:backup:newFiles:)``)
+    /// leaves the backup as a second name of the store file itself, with the copy of its
+    /// support folder beside it: nothing of it is a backup of anything else, so both go, and
+    /// the next migration starts again. A backup that is another file is left for the check.
+    private static func removeBackupOfKilledSwap(at backup: String, of path: String) {
+        var backupStatus = stat()
+        var storeStatus = stat()
+        guard lstat(backup, &backupStatus) == 0, stat(path, &storeStatus) == 0,
+            backupStatus.st_dev == storeStatus.st_dev, backupStatus.st_ino == storeStatus.st_ino
+        else { return }
+        unlink(backup)
+        if !sharesSupportFolder(path, backup) { try? FileManager.default.removeItem(atPath: StoreSupportFolder(storePath: backup).path) }
     }
 
     /// Writes a file's or directory's contents to disk.

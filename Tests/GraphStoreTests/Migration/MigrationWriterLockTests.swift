@@ -94,5 +94,21 @@ extension MigrationTests {
             #expect(outcome.replacedStore && outcome.backup == nil)
             #expect(Fixtures.fingerprint(backup) == kept)
         }
+
+        /// A migration killed between its link of the backup and its swap leaves the backup
+        /// as a second name of the store itself (and a copy of its support folder): the next
+        /// migration takes that for what it is, not for an earlier backup, and runs.
+        @Test func theBackupOfAKilledSwapIsNoEarlierBackup() throws {
+            let path = try Run.store()
+            let backup = MigrationManager.backupPath(for: path)
+            #expect(link(path, backup) == 0)
+            let folder = StoreSupportFolder(storePath: backup).path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let before = Fixtures.fingerprint(path)
+            let outcome = try Run.manager().migrate(storeAt: path)
+            #expect(outcome.replacedStore && outcome.backup == backup)
+            #expect(Fixtures.fingerprint(backup) == before, "the backup is the store as it was")
+            #expect(!FileManager.default.fileExists(atPath: folder))
+        }
     }
 }
