@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         let mapping = try insertableMapping(entityName)
         func taken(_ reason: String) -> StoreError { .primaryKeyTaken(entity: mapping.name, primaryKey: primaryKey, reason: reason) }
         guard primaryKey >= 1 else { throw taken("a primary key is a number from 1") }
-        if requestedKeys.contains(where: { $0.value == primaryKey && $0.key.mapping.rootName == mapping.rootName }) {
+        if requestedKeys.isRequested(primaryKey, root: mapping.rootName) {
             throw taken("another new object is given it too")
         }
         let root = try store.mapping(for: mapping.rootName)
@@ -20,7 +20,7 @@ extension ManagedObjectContext {
             throw taken("the store already has \(root.name)/p\(primaryKey) (an import that keeps object IDs goes into a store without them, such as one made with --create)")
         }
         let object = try insert(entityName)
-        requestedKeys[object.objectID] = primaryKey
+        requestedKeys.add(primaryKey, for: object.objectID)
         return object
     }
 
@@ -29,3 +29,26 @@ extension ManagedObjectContext {
         requestedKeys.isEmpty ? nil : requestedKeys[object.objectID]
     }
 }
+
+/// The keys unsaved objects asked for, by object and by inheritance root: a lookup of either
+/// is one hash, so an import of many objects that keep their IDs stays linear.
+struct RequestedKeys {
+    private var byObject: [ObjectID: Int64] = [:]
+    private var byRoot: [String: Set<Int64>] = [:]
+
+    /// Whether no object asked for a key.
+    var isEmpty: Bool { byObject.isEmpty }
+
+    /// The key an object asked for.
+    subscript(id: ObjectID) -> Int64? { byObject[id] }
+
+    /// Whether an object of this inheritance root asked for the key.
+    func isRequested(_ key: Int64, root: String) -> Bool { byRoot[root]?.contains(key) == true }
+
+    /// Records that an object asked for a key.
+    mutating func add(_ key: Int64, for id: ObjectID) {
+        byObject[id] = key
+        byRoot[id.mapping.rootName, default: []].insert(key)
+    }
+}
+

@@ -238,7 +238,7 @@ extension ManagedObjectContext {
         var renamed: [ObjectID: ObjectID] = [:]
         renamed.reserveCapacity(observesRenames ? inserted.count : 0)
         registered.reserveCapacity(registered.count + inserted.count)
-        requestedKeys = [:]
+        requestedKeys = RequestedKeys()
         for object in inserted.values {
             guard let key = object.pendingKey else { continue }
             let id = store.objectID(object.mapping, primaryKey: key)

@@ -61,7 +61,7 @@ public final class ManagedObjectContext {
     }
     /// Unsaved objects given the primary key they take when saved (see
     /// ``insert(_:primaryKey:)``), by temporary ID.
-    var requestedKeys: [ObjectID: Int64] = [:]
+    var requestedKeys = RequestedKeys()
     /// What to validate per entity number (see `Validation/ValidationPlan.swift`).
     var validationPlans: [Int: ValidationPlan] = [:]
     /// The undo manager, if one is set (see ``undoManager``).
@@ -432,7 +432,7 @@ public final class ManagedObjectContext {
             object.dirtyRelationships = []
         }
         inserted = InsertionList()
-        requestedKeys = [:]
+        requestedKeys = RequestedKeys()
         updated = [:]
         deleted = [:]
         accessErrorLog = AccessErrorLog()
@@ -452,7 +452,7 @@ public final class ManagedObjectContext {
         }
         registered.removeAll()
         inserted = InsertionList()
-        requestedKeys = [:]
+        requestedKeys = RequestedKeys()
         updated = [:]
         deleted = [:]
         accessErrorLog = AccessErrorLog()
