@@ -11,6 +11,9 @@ public final class NaturalKeyIndex {
     /// The keys objects are found by.
     public let keys: NaturalKeys
     private var objects: [String: [String: ManagedObject]] = [:]
+    /// New objects whose key is not complete yet (a to-one part not set): left out of the
+    /// tables until ``add(_:)`` gives them.
+    private var held: Set<ObjectIdentifier> = []
 
     /// An index of a context's objects.
     public init(context: ManagedObjectContext, keys: NaturalKeys) {
@@ -68,8 +71,15 @@ public final class NaturalKeyIndex {
         return Self.keyText(parts: texts)
     }
 
-    /// Records an object inserted since the index was read.
+    /// Leaves a new object out of the index until ``add(_:)``: its key is not complete yet
+    /// (an import sets the to-ones its key names after inserting every object).
+    public func hold(_ object: ManagedObject) {
+        held.insert(ObjectIdentifier(object))
+    }
+
+    /// Records an object inserted since the index was read (and no longer held).
     public func add(_ object: ManagedObject) throws {
+        held.remove(ObjectIdentifier(object))
         guard let key = try keyText(of: object) else { return }
         for entity in context.store.model.ancestry(of: object.entity.name).map(\.name) where objects[entity]?[key] == nil {
             objects[entity]?[key] = object
@@ -93,7 +103,7 @@ public final class NaturalKeyIndex {
         for object in try context.fetch(entity) where !object.isDeleted && !object.isInserted {
             if let key = try keyText(of: object), table[key] == nil { table[key] = object }
         }
-        for object in context.insertedObjects where context.store.model.isKind(object.entity.name, of: entity) {
+        for object in context.insertedObjects where context.store.model.isKind(object.entity.name, of: entity) && !held.contains(ObjectIdentifier(object)) {
             if let key = try keyText(of: object), table[key] == nil { table[key] = object }
         }
         objects[entity] = table

@@ -4,7 +4,8 @@ import Foundation
 /// array of objects; a to-one as its destination's key or a nested object holding it, a
 /// to-many as an array of them). The format follows the file's extension (`.json`, else CSV).
 ///
-/// In CSV an empty cell is no value (nil), and a to-many cell lists keys separated by `|`.
+/// In CSV an empty cell is no value (nil) and a quoted empty cell (`""`) is the empty string,
+/// as PostgreSQL's `COPY … CSV` reads them; a to-many cell lists keys separated by `|`.
 ///
 /// ```swift
 /// let records = try SeedFile.read("books.csv", keys: keys, entity: "Book")
@@ -35,13 +36,15 @@ public enum SeedFile {
         }
         var records: [SeedRecord] = []
         for row in rows.dropFirst() {
-            if row.cells == [""] { continue }
+            if row.cells == [""] && row.quotedEmpty.isEmpty { continue }
             guard row.cells.count == header.cells.count else {
                 throw SeedError("\(file):\(row.line): \(row.cells.count) cells, but the header names \(header.cells.count)")
             }
-            let fields = zip(header.cells, row.cells).map { name, cell -> (name: String, value: SeedRecord.Field) in
-                if cell.isEmpty { return (name, .null) }
-                if model.relationship(name, of: entity)?.isToMany == true {
+            let fields = zip(header.cells, row.cells).enumerated().map { column, pair -> (name: String, value: SeedRecord.Field) in
+                let (name, cell) = pair
+                let relationship = model.relationship(name, of: entity)
+                if cell.isEmpty { return (name, row.quotedEmpty.contains(column) && relationship == nil ? .text("") : .null) }
+                if relationship?.isToMany == true {
                     return (name, .keys(cell.split(separator: "|", omittingEmptySubsequences: false).map(String.init)))
                 }
                 return (name, .text(cell))
@@ -160,7 +163,7 @@ public enum SeedFile {
                 text += columns.map { name -> String in
                     switch byName[name] ?? .null {
                     case .null: return ""
-                    case .text(let t): return csvCell(t)
+                    case .text(let t): return t.isEmpty ? "\"\"" : csvCell(t)
                     case .keys(let list): return csvCell(list.joined(separator: "|"))
                     }
                 }.joined(separator: ",") + "\n"
@@ -220,11 +223,15 @@ enum CSVRows {
     struct Row {
         var line: Int
         var cells: [String]
+        /// The columns whose cell was written `""`: an empty string, where an empty cell
+        /// written as nothing is no value.
+        var quotedEmpty: Set<Int> = []
     }
 
     static func parse(_ text: String, file: String) throws -> [Row] {
         var rows: [Row] = []
         var cells: [String] = []
+        var quotedEmpty: Set<Int> = []
         var cell = ""
         var quoted = false
         var line = 1
@@ -254,14 +261,17 @@ enum CSVRows {
             switch c {
             case "\"" where cell.isEmpty && !afterQuote: quoted = true
             case ",":
+                if afterQuote && cell.isEmpty { quotedEmpty.insert(cells.count) }
                 cells.append(cell)
                 cell = ""
                 afterQuote = false
             case "\r" where i < scalars.count && scalars[i] == "\n": continue
             case "\n", "\r":
+                if afterQuote && cell.isEmpty { quotedEmpty.insert(cells.count) }
                 cells.append(cell)
-                rows.append(Row(line: rowLine, cells: cells))
+                rows.append(Row(line: rowLine, cells: cells, quotedEmpty: quotedEmpty))
                 cells = []
+                quotedEmpty = []
                 cell = ""
                 afterQuote = false
                 line += 1
@@ -272,9 +282,10 @@ enum CSVRows {
             }
         }
         if quoted { throw SeedError("\(file):\(rowLine): a quoted cell is not closed") }
-        if !cell.isEmpty || !cells.isEmpty {
+        if !cell.isEmpty || !cells.isEmpty || afterQuote {
+            if afterQuote && cell.isEmpty { quotedEmpty.insert(cells.count) }
             cells.append(cell)
-            rows.append(Row(line: rowLine, cells: cells))
+            rows.append(Row(line: rowLine, cells: cells, quotedEmpty: quotedEmpty))
         }
         return rows
     }

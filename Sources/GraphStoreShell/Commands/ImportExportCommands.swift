@@ -1,8 +1,8 @@
 import Foundation
 import GraphStore
 
-/// `import ENTITY FILE [--key Entity=attr,…]` and `export ENTITY FILE [--key …]`: a seed's
-/// objects from and to text (CSV or JSON, by the file's extension).
+/// `import ENTITY FILE [ENTITY FILE …] [--key Entity=attr,…]` and `export ENTITY FILE [--key …]`:
+/// a seed's objects from and to text (CSV or JSON, by the file's extension).
 enum ImportExportCommands {
     static let entity = Placeholder("ENTITY", .entity)
     static let file = Placeholder("FILE", .file)
@@ -10,7 +10,7 @@ enum ImportExportCommands {
     static let idsFlag = ArgumentElement.flag("--ids")
 
     static let importCommand = ShellCommand(
-        "import", arguments: [keyOption, idsFlag, .value(entity), .value(file)],
+        "import", arguments: [keyOption, idsFlag, .repeated([.value(entity), .value(file)])],
         summary: "load objects from CSV (header: property names) or JSON (an array of objects), typed by the model, all saved or none",
         example: "import Book books.csv --key BookCategory=name",
         details: """
@@ -24,6 +24,9 @@ enum ImportExportCommands {
             object is validated as it is read; a bad one names the file, its line and the property, \
             and nothing of the file is kept. An object whose own natural key is already in the store \
             is refused. The file is saved in one transaction; the store must have no unsaved changes. \
+            Several ENTITY FILE pairs load in one transaction: every object of every file is made before \
+            any relationship is set, so files (and records of one file) may name each other's objects in \
+            any order, cycles included, and a bad record in any file keeps nothing of any. \
             With --ids, objects of an entity without a key are named by object ID as export --ids wrote \
             them: each new object takes the number in its @id column (Core Data always numbers new \
             objects itself; here the store must not have that object ID yet, as in a store made with \
@@ -31,16 +34,27 @@ enum ImportExportCommands {
             """,
         writes: true
     ) { shell, arguments in
-        let (context, name, path, keys) = try target(arguments, shell: shell)
+        let context = try shell.requireContext()
+        let keys = try naturalKeys(arguments, shell: shell)
+        let names = arguments.words(entity)
+        let files = arguments.words(file)
         do {
-            let records = try SeedFile.read(path, keys: keys, entity: name, model: context.store.model)
-            let showsProgress = shell.terminal != nil
-            let count = try SeedImporter(context: context, keys: keys).load(records, entity: name, file: try arguments.word(file)) { done in
-                if showsProgress, done < records.count { shell.diagnostics("\rimport: \(done) of \(records.count)") }
+            var loads: [SeedLoad] = []
+            for (typed, shownAs) in zip(names, files) {
+                let name = try shell.mapping(typed).name
+                let records = try SeedFile.read(shell.resolve(path: shownAs), keys: keys, entity: name, model: context.store.model)
+                loads.append(SeedLoad(entity: name, file: shownAs, records: records))
             }
-            // The progress line is cleared before the count is printed.
-            if showsProgress, records.count >= 1000 { shell.diagnostics("\r\u{1B}[K") }
-            shell.output("imported \(count) \(name) object\(count == 1 ? "" : "s") from \(try arguments.word(file))\n")
+            let total = loads.reduce(0) { $0 + $1.records.count }
+            let showsProgress = shell.terminal != nil
+            let counts = try SeedImporter(context: context, keys: keys).load(loads) { done in
+                if showsProgress, done < total { shell.diagnostics("\rimport: \(done) of \(total)") }
+            }
+            // The progress line is cleared before the counts are printed.
+            if showsProgress, total >= 1000 { shell.diagnostics("\r\u{1B}[K") }
+            for (load, count) in zip(loads, counts) {
+                shell.output("imported \(count) \(load.entity) object\(count == 1 ? "" : "s") from \(load.file)\n")
+            }
         } catch let error as ShellError {
             throw error
         } catch {
