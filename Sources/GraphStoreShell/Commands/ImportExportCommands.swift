@@ -20,7 +20,7 @@ enum ImportExportCommands {
             none; a key of several parts joins them with +, a to-one part standing for its destination's \
             key, and is written as a JSON array of the parts): a to-one by one key (or, in JSON, a nested \
             object holding it), a \
-            to-many by a list of keys (in CSV separated by |). An empty CSV cell is no value. Each \
+            to-many by a list of keys (in CSV separated by |). An empty CSV cell is no value; a quoted empty one ("") is the empty string. Each \
             object is validated as it is read; a bad one names the file, its line and the property, \
             and nothing of the file is kept. An object whose own natural key is already in the store \
             is refused. The file is saved in one transaction; the store must have no unsaved changes. \
