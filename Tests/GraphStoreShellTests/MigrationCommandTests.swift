@@ -44,7 +44,7 @@ import Testing
         let before = files.map { FileManager.default.contents(atPath: $0) }
         let error = try #require(Self.failure(harness, "migrate --model \(bundle) --plan"))
         #expect(error.exitCode == ExitStatus.commandFailed)
-        #expect(error.message == "migrate: Refused at step 1 (Shop → Shop 2): Book.title: changes type from String to Binary; which type changes Core Data's inference converts is not known, so GraphStore converts none: a mapping model is needed (134140)")
+        #expect(error.message == "migrate: Refused at step 1 (Shop → Shop 2): Book.title: changes type from String to Binary; GraphStore's inference carries only changes between Boolean, integer and floating-point types, whose numbers SQLite converts: a mapping model is needed (134140)")
         #expect(harness.output.contains("  refused (134140): Book.title: changes type from String to Binary"))
         #expect(files.map { FileManager.default.contents(atPath: $0) } == before, "migrate --plan wrote to the store")
     }

@@ -125,6 +125,7 @@ public struct MigrationPlan: Sendable, Hashable {
             try PersistentStore(path: match.store, model: version.model, origin: .given, readOnly: true)
         }
         self = checkingLinks(of: opened)
+        self = checkingValues(of: opened)
         if case .success(let store) = opened { self = namingTablesNotCarried(in: store) }
     }
 

@@ -172,7 +172,14 @@ struct MigrationStepText {
         case .movedInHierarchy(let from, let to): "moves from \(from) to \(to)"
         case .becameRequired: "becomes required" + (fill.map { "; empty values become \($0)" } ?? "")
         case .becameOptional: "becomes optional"
-        case .typeChanged(let from, let to): "changes type from \(from.xcodeName) to \(to.xcodeName)"
+        case .typeChanged(let from, let to):
+            "changes type from \(from.xcodeName) to \(to.xcodeName)" + {
+                switch AttributeTypeConversion.of(from, to: to) {
+                case .everyValue?: " (every value converts)"
+                case .valuesThatFit?: " (checked: a value the new type would not hold refuses the migration before anything is written)"
+                case nil: ""
+                }
+            }()
         case .externalStorageChanged(true): "may now be stored outside the database"
         case .externalStorageChanged(false): "is no longer stored outside the database (such values move into the table)"
         case .becameToMany: "becomes to-many: each object's destination becomes its one member"

@@ -95,9 +95,11 @@ struct PropertyInference {
         var changes = commonChanges(attribute.name, from: old.name)
         if old.type != attribute.type {
             changes.append(.typeChanged(from: old.type, to: attribute.type))
-            refuse(
-                .mappingModelNeeded, attribute.name,
-                "changes type from \(old.type.xcodeName) to \(attribute.type.xcodeName); which type changes Core Data's inference converts is not known, so GraphStore converts none: a mapping model is needed")
+            if AttributeTypeConversion.of(old.type, to: attribute.type) == nil {
+                refuse(
+                    .mappingModelNeeded, attribute.name,
+                    "changes type from \(old.type.xcodeName) to \(attribute.type.xcodeName); GraphStore's inference carries only changes between Boolean, integer and floating-point types, whose numbers SQLite converts: a mapping model is needed")
+            }
         }
         if old.isOptional, !attribute.isOptional {
             changes.append(.becameRequired)

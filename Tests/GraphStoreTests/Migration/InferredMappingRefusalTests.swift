@@ -21,11 +21,11 @@ extension MigrationTests {
 
         @Test func typeChangesNeedAMappingModel() throws {
             let refusal = try refusal(
-                model(EntityDescription("Book", attributes: [AttributeDescription("price", .integer16)])),
+                model(EntityDescription("Book", attributes: [AttributeDescription("price", .string)])),
                 model(EntityDescription("Book", attributes: [AttributeDescription("price", .integer32)])))
             #expect(refusal.code == .mappingModelNeeded && refusal.code.rawValue == 134140)
             #expect(refusal.entity == "Book" && refusal.property == "price" && !refusal.dependsOnObjects)
-            #expect(refusal.description.hasPrefix("Book.price: changes type from Integer 16 to Integer 32"))
+            #expect(refusal.description.hasPrefix("Book.price: changes type from String to Integer 32"))
             #expect(refusal.description.hasSuffix("(134140)"))
         }
 
