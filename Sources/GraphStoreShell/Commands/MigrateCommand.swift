@@ -24,7 +24,11 @@ enum MigrateCommand {
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
             change; the command then fails. A relationship that changes shape (one-to-one, one-to-many, \
             many-to-many, either way) keeps its links; a to-many that becomes a to-one where an object has \
-            several destinations is refused with 134110, naming how many and one of them. --plan only \
+            several destinations is refused with 134110, naming how many and one of them. A change of type \
+            among Boolean, Integer 16/32/64, Float and Double is carried as SQLite converts the numbers; \
+            where some values would not survive it (a narrower integer, a real into an integer, a number \
+            into a Boolean) a store holding one is refused with 134110, naming how many objects and one; \
+            other type changes need a mapping model (134140). --plan only \
             shows the plan. Otherwise the migration runs (it needs --write): each step writes a new file \
             beside the store with every object and its key, join tables and ordering, defaults and \
             renames carried and the store's UUID kept; the last is validated against the rules of the \
