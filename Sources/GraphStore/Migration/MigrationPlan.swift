@@ -34,6 +34,9 @@ public struct MigrationPlan: Sendable, Hashable {
     public var isBackward: Bool
     /// What the plan knows about the store it was made for, when it was made for one.
     public var store: Store?
+    /// The one mapping Core Data infers straight from the source version to the target,
+    /// when the walk has more than one step (see ``valuesOnlyCoreDataCarries``).
+    public var directMapping: InferredMapping?
 
     /// The store a plan was made for, and how its version was recognised.
     public struct Store: Sendable, Hashable {
@@ -99,6 +102,7 @@ public struct MigrationPlan: Sendable, Hashable {
         self.steps = steps
         self.isBackward = end < start
         self.store = nil
+        self.directMapping = steps.count > 1 ? InferredMapping(from: from, to: to) : nil
     }
 
     /// Plans the migration of a store whose version `match` found, to `target` (the

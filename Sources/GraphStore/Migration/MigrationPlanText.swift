@@ -27,6 +27,12 @@ extension MigrationPlan {
             lines.append("")
             lines += MigrationStepText(step: step, number: index + 1).lines
         }
+        let onlyCoreData = valuesOnlyCoreDataCarries
+        if !onlyCoreData.isEmpty, !isRefused {
+            lines.append("")
+            lines.append("Core Data infers one mapping, \(sourceVersion) → \(targetVersion), which carries the store's values into "
+                + "\(onlyCoreData.joined(separator: ", ")); GraphStore walks every version and starts \(onlyCoreData.count == 1 ? "it" : "them") afresh.")
+        }
         lines.append("")
         lines.append(outcome)
         return lines.joined(separator: "\n") + "\n"

@@ -117,5 +117,24 @@ extension MigrationTests {
                 #expect(name == "App 2")
             }
         }
+
+        /// A renaming identifier changed mid-chain: the walk drops the values at that step,
+        /// while Core Data's one mapping from the store's version carries them; the plan says so.
+        @Test func theWalkNamesValuesOnlyCoreDatasOneMappingCarries() throws {
+            let retagged = F.renamed(AttributeDescription("a", .string), from: "x")
+            let versions = F.versions(
+                try book(AttributeDescription("a", .string)),
+                try book(retagged, AttributeDescription("c", .string)),
+                try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
+            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1])
+            #expect(plan.steps.count == 2 && !plan.isRefused)
+            #expect(plan.valuesOnlyCoreDataCarries == ["Book.b (from a)"])
+            #expect(plan.text.contains("Core Data infers one mapping, v1 → v3, which carries the store's values into Book.b (from a); GraphStore walks every version and starts it afresh."), "\(plan.text)")
+            // A walk that agrees with the one mapping says nothing.
+            let plain = F.versions(try book(AttributeDescription("a", .string)), try book(AttributeDescription("a", .string), AttributeDescription("c", .string)),
+                try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
+            let agreeing = try MigrationPlan(versions: plain, from: "v1").counted(["Book": 1])
+            #expect(agreeing.valuesOnlyCoreDataCarries.isEmpty && !agreeing.text.contains("Core Data infers one mapping"))
+        }
     }
 }
