@@ -41,22 +41,3 @@ extension InferredMapping.Relationship {
         source != nil && storage == .foreignKey && (sourceStorage == .inverseForeignKey || sourceStorage == .joinTable)
     }
 }
-
-extension MigrationPlan {
-    /// The plan with the first step's ``MigrationStep/linkRefusals(in:)`` added, read from
-    /// `opened`: the store opened read-only with the step's source model (later steps are
-    /// checked on their own source file when the migration runs). A store that could not be
-    /// opened so refuses the step, saying why.
-    func checkingLinks(of opened: Result<PersistentStore, StoreError>) -> MigrationPlan {
-        guard let first = steps.first, first.needsLinkCheck else { return self }
-        var plan = self
-        do {
-            plan.steps[0].mapping.refusals += try first.linkRefusals(in: opened.get())
-        } catch {
-            plan.steps[0].mapping.refusals.append(MigrationRefusal(
-                .migrationFails, entity: first.mapping.entities.first { $0.relationships.contains(where: \.becomesToOneFromToMany) }?.name ?? "",
-                "its links could not be read to check that no object has several destinations for a to-one: \(error)"))
-        }
-        return plan
-    }
-}

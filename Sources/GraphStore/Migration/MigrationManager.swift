@@ -265,7 +265,7 @@ public struct MigrationManager: Sendable {
         let refusals: [MigrationRefusal]
         do {
             store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
-            refusals = checksLinks ? try step.linkRefusals(in: store) + step.valueRefusals(in: store) : []
+            refusals = checksLinks ? try step.rowRefusals(in: store) : []
         } catch {
             throw .store(error)
         }

@@ -128,8 +128,7 @@ public struct MigrationPlan: Sendable, Hashable {
         let opened = Result { () throws(StoreError) in
             try PersistentStore(path: match.store, model: version.model, origin: .given, readOnly: true)
         }
-        self = checkingLinks(of: opened)
-        self = checkingValues(of: opened)
+        self = checkingRows(of: opened)
         if case .success(let store) = opened { self = namingTablesNotCarried(in: store) }
     }
 

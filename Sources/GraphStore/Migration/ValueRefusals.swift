@@ -41,21 +41,3 @@ extension InferredMapping.Attribute {
         return nil
     }
 }
-
-extension MigrationPlan {
-    /// The plan with the first step's ``MigrationStep/valueRefusals(in:)`` added, read from
-    /// `opened` (later steps are checked on their own source file when the migration runs).
-    /// A store that could not be read so refuses the step, saying why.
-    func checkingValues(of opened: Result<PersistentStore, StoreError>) -> MigrationPlan {
-        guard let first = steps.first, first.needsValueCheck else { return self }
-        var plan = self
-        do {
-            plan.steps[0].mapping.refusals += try first.valueRefusals(in: opened.get())
-        } catch {
-            plan.steps[0].mapping.refusals.append(MigrationRefusal(
-                .migrationFails, entity: first.mapping.entities.first { $0.attributes.contains { $0.checkedConversion != nil } }?.name ?? "",
-                "its values could not be read to check that each survives its change of type: \(error)"))
-        }
-        return plan
-    }
-}

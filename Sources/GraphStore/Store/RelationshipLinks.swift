@@ -57,6 +57,12 @@ extension PersistentStore {
             SELECT COUNT(*), MIN(a) FROM (SELECT l.a AS a FROM (\(links.select)) l JOIN \(owner.table) o ON o.Z_PK = l.a \
             WHERE o.Z_ENT = \(owner.number) GROUP BY l.a HAVING COUNT(*) > 1)
             """
+        return try countWithExample(sql, owner: owner)
+    }
+
+    /// The answer of a `SELECT COUNT(*), MIN(Z_PK) …` over `owner`'s objects: how many, and
+    /// the one with the lowest key (nil when none).
+    func countWithExample(_ sql: String, owner: EntityMapping) throws(StoreError) -> (count: Int, example: ObjectID?) {
         let row: [SQLiteValue]
         do {
             row = try connection.rows(sql).first ?? []

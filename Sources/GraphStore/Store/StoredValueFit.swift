@@ -30,13 +30,6 @@ extension PersistentStore {
     func valuesNotFitting(_ fit: StoredValueFit, attribute: String, in owner: EntityMapping) throws(StoreError) -> (count: Int, example: ObjectID?) {
         guard let column = owner.attribute(named: attribute)?.column else { return (0, nil) }
         let sql = "SELECT COUNT(*), MIN(Z_PK) FROM \(owner.table) WHERE Z_ENT = \(owner.number) AND \(column) IS NOT NULL AND \(fit.failing(column))"
-        let row: [SQLiteValue]
-        do {
-            row = try connection.rows(sql).first ?? []
-        } catch {
-            throw .sqlite(error)
-        }
-        guard row.count == 2, case .integer(let count) = row[0], count > 0, case .integer(let key) = row[1] else { return (0, nil) }
-        return (Int(count), ObjectID(mapping: owner, primaryKey: key))
+        return try countWithExample(sql, owner: owner)
     }
 }
