@@ -1,5 +1,6 @@
 """import: `import ENTITY FILE` of a CSV or JSON file of books (each in a category of the store,
-by its natural key) or of categories into the BookStore example, killed with SIGKILL at a
+by its natural key) or of categories into the BookStore example, or of books and, in a second
+file of the same import, the new categories they name, killed with SIGKILL at a
 random moment: the store must pass integrity_check and hold none of the file's objects or
 all of them, every other row as it was (the store exactly as before or exactly as a whole
 import leaves it), never none after the import was reported done. A store left as before
@@ -23,14 +24,16 @@ from ..scenario import Scenario
 CATEGORIES = ["Fiction", "Biography"]
 
 
-def import_records(rng: random.Random, entity: str, count: int, tag: str, refused: bool) -> list[dict[str, object]]:
-    """`count` objects of `entity`, the last one below Book.price's minimum when `refused`."""
+def import_records(rng: random.Random, entity: str, count: int, tag: str, refused: bool,
+                   categories: list[str] = CATEGORIES) -> list[dict[str, object]]:
+    """`count` objects of `entity` (books in `categories`), the last one below Book.price's
+    minimum when `refused`."""
     if entity == "BookCategory":
         records: list[dict[str, object]] = [{"name": f"{tag} category {i}"} for i in range(count)]
     else:
-        records = [{"title": f"{tag} book {i}", "price": rng.randint(15, 500), "category": rng.choice(CATEGORIES)} for i in range(count)]
+        records = [{"title": f"{tag} book {i}", "price": rng.randint(15, 500), "category": rng.choice(categories)} for i in range(count)]
     if refused:
-        records.append({"title": f"{tag} too cheap", "price": 3, "category": CATEGORIES[0]})
+        records.append({"title": f"{tag} too cheap", "price": 3, "category": categories[0]})
     return records
 
 
@@ -53,10 +56,18 @@ def run(case: Case) -> None:
     extension = rng.choice(["csv", "json"])
     count = rng.choice([100, 1000, 3000, 8000])
     refused = entity == "Book" and rng.random() < 0.2
-    records = import_records(rng, entity, count, f"i{case.index}", refused)
+    # Books naming new categories of a second file loaded after them, in one import.
+    new_categories = [{"name": f"i{case.index} new category {i}"} for i in range(3)] if entity == "Book" and rng.random() < 0.5 else []
+    records = import_records(rng, entity, count, f"i{case.index}", refused,
+                             [str(c["name"]) for c in new_categories] or CATEGORIES)
     write_records(case.path(f"objects.{extension}"), records)
+    second = ""
+    if new_categories:
+        write_records(case.path(f"categories.{extension}"), new_categories)
+        second = f" BookCategory categories.{extension}"
     keys = rng.choice(["BookCategory=name", "Book=title,BookCategory=name"])
-    command = f"import {entity} objects.{extension} --key {keys}"
+    command = f"import {entity} objects.{extension}{second} --key {keys}"
+    records = records + new_categories
     before = store_rows(store, case.path("judge"))
     if isinstance(before, str):
         raise RuntimeError(f"the example store cannot be read: {before}")
@@ -79,7 +90,8 @@ def run(case: Case) -> None:
     killed = kill_somewhere(case, argv, store, probe.seconds, rng)
     imported = "imported " in killed.stdout
     reproduce = f"{quote(argv)}  # kill -9 it {killed.moment}"
-    case.describe(f"{journal} journal, {len(records)} {entity} objects in {extension.upper()}"
+    case.describe(f"{journal} journal, {len(records) - len(new_categories)} {entity} objects in {extension.upper()}"
+                  + (f" and the {len(new_categories)} new categories they name in a second file" if new_categories else "")
                   + (" (the last refused)" if refused else "") + f", import takes {probe.seconds * 1000:.0f} ms, killed {killed.moment}")
     if killed.finished:
         case.check_run(killed.run, "import", reproduce)
