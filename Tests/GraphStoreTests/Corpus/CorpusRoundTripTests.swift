@@ -35,7 +35,7 @@ import TestScratch
             var outcome = Outcome(store: name)
             do {
                 let (readable, supplied) = try Self.supplyingMissingExternalData(path, models: pairs[path] ?? [])
-                if supplied > 0 { outcome.note = "(\(supplied) external data files the corpus lacks were supplied)" }
+                if supplied > 0 { outcome.note = "(\(supplied == 1 ? "1 external data file the corpus lacks was" : "\(supplied) external data files the corpus lacks were") supplied)" }
                 let store = try Self.open(readable, models: pairs[path] ?? [])
                 if case .inferred = store.modelOrigin { outcome.note += "(model inferred from the schema)" }
                 try Self.roundTrip(store, into: &outcome)
