@@ -151,7 +151,9 @@ public struct SeedImporter {
     }
 
     /// The second pass: the to-ones each held object's key names, in rounds, since a key's
-    /// destination may itself wait for its own key's to-ones; then the key is checked.
+    /// destination may itself wait for its own key's to-ones; then the key is checked. The
+    /// rounds are as many as the longest chain of keys through to-ones, which a key's text
+    /// bounds at 32 (``NaturalKeyIndex``), so every object is tried at most 33 times.
     private func setKeyRelationships(_ items: [Item], index: NaturalKeyIndex, files: [ObjectIdentifier: String]) throws {
         var waiting = items.filter { !keyRelationships(of: $0.mapping.name).isEmpty }
         while !waiting.isEmpty {
