@@ -84,11 +84,12 @@ public struct SeedImporter {
         do {
             for load in loads {
                 let mapping = try context.store.mapping(for: load.entity)
+                let keyRelationships = keyRelationships(of: mapping.name)
                 for record in load.records {
-                    let item = try insert(record, mapping: mapping, file: load.file)
+                    let item = try insert(record, mapping: mapping, file: load.file, keyRelationships: keyRelationships)
                     files[ObjectIdentifier(item.object)] = load.file
                     // An object whose key names a to-one waits for it (``setKeyRelationships``).
-                    if keyRelationships(of: mapping.name).isEmpty {
+                    if keyRelationships.isEmpty {
                         try checkKey(of: item, index: index, files: files)
                     } else {
                         index.hold(item.object)
@@ -117,16 +118,24 @@ public struct SeedImporter {
         var record: SeedRecord
         var mapping: EntityMapping
         var file: String
+        /// The to-ones the entity's key names (``keyRelationships(of:)``), worked out once a file.
+        var keyRelationships: [String]
 
         func fail(_ property: String, _ why: String) -> SeedError {
-            SeedError("\(file):\(record.line): \(mapping.name).\(property): \(why)")
+            Self.failure(file, record, mapping.name, property, why)
+        }
+
+        /// The error for a record's property: `file:line: Entity.property: why`.
+        static func failure(_ file: String, _ record: SeedRecord, _ entity: String, _ property: String, _ why: String) -> SeedError {
+            SeedError("\(file):\(record.line): \(entity).\(property): \(why)")
         }
     }
 
     /// The first pass: a new object for the record, with its attributes.
-    private func insert(_ record: SeedRecord, mapping: EntityMapping, file: String) throws -> Item {
-        func fail(_ property: String, _ why: String) -> SeedError { SeedError("\(file):\(record.line): \(mapping.name).\(property): \(why)") }
-        let item = Item(object: try insertObject(record, mapping: mapping, fail: fail), record: record, mapping: mapping, file: file)
+    private func insert(_ record: SeedRecord, mapping: EntityMapping, file: String, keyRelationships: [String]) throws -> Item {
+        func fail(_ property: String, _ why: String) -> SeedError { Item.failure(file, record, mapping.name, property, why) }
+        let object = try insertObject(record, mapping: mapping, fail: fail)
+        let item = Item(object: object, record: record, mapping: mapping, file: file, keyRelationships: keyRelationships)
         for (name, field) in record.fields where name != NaturalKeyIndex.objectIDColumn {
             if let attribute = mapping.attribute(named: name)?.attribute {
                 let value: AttributeValue?
@@ -155,7 +164,7 @@ public struct SeedImporter {
     /// rounds are as many as the longest chain of keys through to-ones, which a key's text
     /// bounds at 32 (``NaturalKeyIndex``), so every object is tried at most 33 times.
     private func setKeyRelationships(_ items: [Item], index: NaturalKeyIndex, files: [ObjectIdentifier: String]) throws {
-        var waiting = items.filter { !keyRelationships(of: $0.mapping.name).isEmpty }
+        var waiting = items.filter { !$0.keyRelationships.isEmpty }
         while !waiting.isEmpty {
             var still: [Item] = []
             for item in waiting {
@@ -178,8 +187,7 @@ public struct SeedImporter {
     /// that is an error naming it.
     @discardableResult
     private func setRelationships(of item: Item, index: NaturalKeyIndex, keyParts: Bool, waitingIsAllowed: Bool = false) throws -> Bool {
-        let keyNames = keyRelationships(of: item.mapping.name)
-        for (name, field) in item.record.fields where keyNames.contains(name) == keyParts {
+        for (name, field) in item.record.fields where item.keyRelationships.contains(name) == keyParts {
             guard let relationship = item.mapping.relationship(named: name)?.relationship else { continue }
             let destination = relationship.destination
             var missing = false
