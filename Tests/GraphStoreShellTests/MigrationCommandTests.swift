@@ -57,7 +57,16 @@ import Testing
         #expect(Self.failure(harness, "migrate --model \(bundle) --to Shop9 --plan")?.message.hasPrefix("migrate: \(harness.directory)/\(bundle): no version named Shop9; versions: Shop, Shop 2") == true)
         // Running needs --write (this harness is read-only); --model is required.
         #expect(Self.failure(harness, "migrate --model \(bundle)")?.message == "migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
-        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] [--plan] [--dry-run] [--no-backup]")
+        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] [--walk] [--through VERSIONS] [--plan] [--dry-run] [--no-backup]")
+        // A walk or named versions instead of the one inferred step.
+        let three = try Self.bundle(in: harness, [Self.book, Self.book + #"<attribute name="isbn" optional="YES" attributeType="String"/>"#,
+            Self.book + #"<attribute name="isbn" optional="YES" attributeType="String"/><attribute name="year" optional="YES" attributeType="Integer 16"/>"#])
+        #expect(try harness.output(of: "migrate --model \(three) --plan").contains("1 step, inferred as Core Data's lightweight migration infers it, straight to the target (not through Shop 2;"))
+        #expect(try harness.output(of: "migrate --model \(three) --plan --walk").contains("2 steps through every version, each inferred"))
+        #expect(try harness.output(of: "migrate --model \(three) --plan --through 'Shop 2'").contains("Step 2: Shop 2 → Shop 3"))
+        #expect(Self.failure(harness, "migrate --model \(three) --plan --walk --through 'Shop 2'")?.message == "migrate: --walk and --through cannot be combined: --walk visits every version")
+        #expect(Self.failure(harness, "migrate --model \(three) --plan --through 'Shop 2,'")?.message.hasPrefix("migrate: --through needs version names separated by commas") == true)
+        #expect(Self.failure(harness, "migrate --model \(three) --plan --through 'Shop 7'")?.message.contains("no version named Shop 7") == true)
         #expect(Self.failure(harness, "migrate --model nowhere.xcdatamodeld --plan")?.message.contains("no such model file") == true)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs migrations: finds a store's version in a model bundle, plans the chain of inferred
-/// steps to the target version (``MigrationPlan``), and runs it.
+/// Runs migrations: finds a store's version in a model bundle, plans the migration to the
+/// target version (``MigrationPlan``: one inferred step as Core Data takes it, or a walk
+/// through versions), and runs it.
 ///
 /// Each step writes a new file beside the store in Core Data's layout for the step's
 /// destination version, with every object copied and its `Z_PK` kept (object IDs an app
@@ -119,13 +120,13 @@ public struct MigrationManager: Sendable {
     /// The path the old store is kept at after a migration: `<store>.backup`.
     public static func backupPath(for store: String) -> String { store + ".backup" }
 
-    /// The plan of a store's migration to `target` (the bundle's current version when nil).
-    /// Reads the store only.
-    public func plan(forStoreAt path: String, to target: String? = nil) throws(MigrationRunError) -> MigrationPlan {
+    /// The plan of a store's migration to `target` (the bundle's current version when nil)
+    /// along `route` (by default one step, as Core Data infers it). Reads the store only.
+    public func plan(forStoreAt path: String, to target: String? = nil, route: MigrationPlan.Route = .inferred) throws(MigrationRunError) -> MigrationPlan {
         do {
             let store = try PersistentStore(path: path)
             let match = try ModelVersionMatch(store: store, versions: versions)
-            return try MigrationPlan(match: match, versions: versions, to: target)
+            return try MigrationPlan(match: match, versions: versions, to: target, route: route)
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as MigrationError {
@@ -135,19 +136,21 @@ public struct MigrationManager: Sendable {
         }
     }
 
-    /// Migrates the store at `path` to `target` (the bundle's current version when nil).
+    /// Migrates the store at `path` to `target` (the bundle's current version when nil)
+    /// along `route` (by default one step, as Core Data infers it).
     ///
     /// - Throws: ``MigrationRunError``; the store is then as it was.
     @discardableResult
     public func migrate(
-        storeAt path: String, to target: String? = nil, options: Options = Options(), progress: (Progress) -> Void = { _ in }
+        storeAt path: String, to target: String? = nil, route: MigrationPlan.Route = .inferred, options: Options = Options(),
+        progress: (Progress) -> Void = { _ in }
     ) throws(MigrationRunError) -> Outcome {
         // A real run holds the store's writer lock exclusively from its plan to its end: no
         // GraphStore writer changes the store meanwhile, and none that had it open is left
         // writing the old file once the new one takes its name.
         let lock = try options.isDryRun ? nil : StoreReplacement.lock(path, patience: options.writerPatience)
         defer { withExtendedLifetime(lock) {} }
-        let plan = try self.plan(forStoreAt: path, to: target)
+        let plan = try self.plan(forStoreAt: path, to: target, route: route)
         guard !plan.isRefused else { throw .refused(plan.refusals) }
         try MigrationManager.checkSupported(plan)
         guard !plan.steps.isEmpty else {

@@ -1,22 +1,29 @@
-/// A progressive migration from one version of a model bundle to another: one inferred
-/// step per pair of neighbouring versions in the bundle's order (v1 → v2 → … → current),
-/// as objc.io's progressive migration and CoreStore's migration chains walk them.
+/// A migration from one version of a model bundle to another, worked out before anything
+/// is written. By default it is one step straight from the store's version to the target,
+/// inferred as Core Data's automatic lightweight migration infers it
+/// (``Route/inferred``): Core Data never looks at the versions in between. A plan can
+/// instead walk every version (v1 → v2 → … → current, one inferred step per pair of
+/// neighbours, as objc.io's progressive migration and CoreStore's chains do:
+/// ``Route/everyVersion``) or pass through named versions (``Route/through(_:)``).
 ///
 /// Neighbouring versions with identical entity version hashes are one model to Core Data:
-/// the chain passes through them as one, keeping the version it reached first as the source
+/// a walk passes through them as one, keeping the version it reached first as the source
 /// of the next step (their renaming identifiers may differ, and Core Data could take
 /// either; the step lists the versions passed over in ``MigrationStep/skipped``). Only a
 /// target identical to the version before it gets a step of its own, which changes nothing
 /// but the store's metadata.
 ///
-/// The whole chain is worked out before anything could be written, and a plan with any
+/// The whole plan is worked out before anything could be written, and a plan with any
 /// refused step is refused as a whole (``isRefused``). Counting a store's objects
-/// (``counted(_:)``) fills in how many objects each step carries.
+/// (``counted(_:)``) fills in how many objects each step carries. Where the one inferred
+/// step and a walk carry different values (a renaming identifier changed along the way),
+/// the plan names them (``valuesOnlyTheWalkCarries``, ``valuesOnlyCoreDataCarries``).
 ///
 /// ```swift
 /// let versions = try ModelVersions(path: "App.xcdatamodeld")
 /// let plan = try MigrationPlan(versions: versions, from: "App", to: nil)   // to the current version
 /// print(plan.text)
+/// let walk = try MigrationPlan(versions: versions, from: "App", route: .everyVersion)
 /// ```
 public struct MigrationPlan: Sendable, Hashable {
     /// The bundle's path.
@@ -34,9 +41,27 @@ public struct MigrationPlan: Sendable, Hashable {
     public var isBackward: Bool
     /// What the plan knows about the store it was made for, when it was made for one.
     public var store: Store?
+    /// Which versions the plan passes through.
+    public var route: Route
     /// The one mapping Core Data infers straight from the source version to the target,
-    /// when the walk has more than one step (see ``valuesOnlyCoreDataCarries``).
+    /// when the plan has more than one step (see ``valuesOnlyCoreDataCarries``).
     public var directMapping: InferredMapping?
+    /// The steps a walk through every version would take, when the plan is one inferred
+    /// step over versions in between (see ``valuesOnlyTheWalkCarries``).
+    public var walk: [MigrationStep]?
+
+    /// Which versions a migration passes through.
+    public enum Route: Sendable, Hashable {
+        /// One step straight from the source version to the target, inferred as Core
+        /// Data's automatic lightweight migration infers it (the default).
+        case inferred
+        /// Every version of the bundle between the two, one inferred step per pair of
+        /// neighbours, in the bundle's order (a progressive migration).
+        case everyVersion
+        /// The named versions, in the order given, then the target: one inferred step
+        /// between each.
+        case through([String])
+    }
 
     /// The store a plan was made for, and how its version was recognised.
     public struct Store: Sendable, Hashable {
@@ -68,14 +93,47 @@ public struct MigrationPlan: Sendable, Hashable {
         }
     }
 
-    /// Plans the chain from `source` to `target` (the bundle's current version when nil).
+    /// Plans the migration from `source` to `target` (the bundle's current version when
+    /// nil) along `route`.
     ///
     /// - Throws: ``MigrationError`` when a version is unknown or unreadable, or no target
     ///   is named and the bundle has no current version.
-    public init(versions: ModelVersions, from source: String, to target: String? = nil) throws(MigrationError) {
+    public init(versions: ModelVersions, from source: String, to target: String? = nil, route: Route = .inferred) throws(MigrationError) {
         guard let target = target ?? versions.currentVersion else { throw .noCurrentVersion(bundle: versions.path) }
         let from = try versions.require(source)
         let to = try versions.require(target)
+        let start = versions.position(of: from.name) ?? 0
+        let end = versions.position(of: to.name) ?? 0
+        // The walk is worked out for the one inferred step too, to name what it would carry
+        // that the one step does not; a version between that cannot be read stops only a walk.
+        let walk = switch route {
+        case .everyVersion: try MigrationPlan.walk(versions, from: from, to: to)
+        case .inferred: (try? MigrationPlan.walk(versions, from: from, to: to)) ?? []
+        case .through: [MigrationStep]()
+        }
+        switch route {
+        case .inferred:
+            steps = MigrationPlan.steps(through: [to], from: from)
+        case .everyVersion:
+            steps = walk
+        case .through(let names):
+            steps = try MigrationPlan.steps(through: names.map { name throws(MigrationError) in try versions.require(name) } + [to], from: from)
+        }
+        self.bundle = versions.path
+        self.sourceVersion = from.name
+        self.targetVersion = to.name
+        self.targetIsCurrent = to.name == versions.currentVersion
+        self.route = route
+        self.isBackward = end < start
+        self.store = nil
+        self.directMapping = steps.count > 1 ? InferredMapping(from: from, to: to) : nil
+        self.walk = route == .inferred && walk.count > 1 ? walk : nil
+    }
+
+    /// The steps of a walk through every version from `from` to `to` in the bundle's
+    /// order (backwards when `to` comes first), passing over versions identical to the one
+    /// before them.
+    private static func walk(_ versions: ModelVersions, from: ModelVersions.Version, to: ModelVersions.Version) throws(MigrationError) -> [MigrationStep] {
         let start = versions.position(of: from.name) ?? 0
         let end = versions.position(of: to.name) ?? 0
         let stride = start <= end ? 1 : -1
@@ -95,18 +153,25 @@ public struct MigrationPlan: Sendable, Hashable {
             previous = next
             skipped = []
         }
-        self.bundle = versions.path
-        self.sourceVersion = from.name
-        self.targetVersion = to.name
-        self.targetIsCurrent = to.name == versions.currentVersion
-        self.steps = steps
-        self.isBackward = end < start
-        self.store = nil
-        self.directMapping = steps.count > 1 ? InferredMapping(from: from, to: to) : nil
+        return steps
+    }
+
+    /// One inferred step to each of `waypoints` in turn, starting at `from`; a waypoint
+    /// that is the version already reached adds no step.
+    private static func steps(through waypoints: [ModelVersions.Version], from: ModelVersions.Version) -> [MigrationStep] {
+        var steps: [MigrationStep] = []
+        var previous = from
+        for next in waypoints where next.name != previous.name {
+            steps.append(MigrationStep(
+                source: previous.name, destination: next.name, mapping: InferredMapping(from: previous, to: next),
+                hasIdenticalHashes: previous.versionHashes == next.versionHashes, skipped: []))
+            previous = next
+        }
+        return steps
     }
 
     /// Plans the migration of a store whose version `match` found, to `target` (the
-    /// bundle's current version when nil), with the store's object counts filled in, and
+    /// bundle's current version when nil) along `route`, with the store's object counts filled in, and
     /// the first step refused when a to-many becoming a to-one would lose links (an object
     /// with several destinations: see ``MigrationStep``).
     ///
@@ -117,11 +182,11 @@ public struct MigrationPlan: Sendable, Hashable {
     ///
     /// - Throws: ``MigrationError/noFittingVersion(store:bundle:nearest:)`` when no version
     ///   fits the store, and the errors of ``init(versions:from:to:)``.
-    public init(match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil) throws(MigrationError) {
+    public init(match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil, route: Route = .inferred) throws(MigrationError) {
         guard let source = match.storeVersion, let candidate = match.candidates.first(where: { $0.name == source }) else {
             throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
         }
-        self = try MigrationPlan(versions: versions, from: source, to: target).counted(match.objectCounts)
+        self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts)
         store = Store(path: match.store, method: candidate.method, choice: match.choice)
         guard !steps.isEmpty, let version = versions.version(named: source) else { return }
         // One read of the store at its own version serves both checks.
@@ -142,12 +207,20 @@ public struct MigrationPlan: Sendable, Hashable {
     /// ```
     public func counted(_ counts: [String: Int]) -> MigrationPlan {
         var plan = self
-        var carried = counts
-        for index in plan.steps.indices {
-            plan.steps[index].mapping = plan.steps[index].mapping.counted(carried)
-            carried = plan.steps[index].mapping.destinationCounts
-        }
+        plan.steps = MigrationPlan.counted(steps, counts)
+        plan.walk = walk.map { MigrationPlan.counted($0, counts) }
         return plan
+    }
+
+    /// The steps with their object counts filled in, carried from step to step.
+    private static func counted(_ steps: [MigrationStep], _ counts: [String: Int]) -> [MigrationStep] {
+        var steps = steps
+        var carried = counts
+        for index in steps.indices {
+            steps[index].mapping = steps[index].mapping.counted(carried)
+            carried = steps[index].mapping.destinationCounts
+        }
+        return steps
     }
 }
 

@@ -12,7 +12,7 @@ extension MigrationPlan {
         var lines: [String] = []
         let subject = store.map { "Migration of \($0.path)" } ?? "Migration"
         let target = targetVersion + (targetIsCurrent ? " (current)" : "")
-        lines.append("\(subject) from \(sourceVersion) to \(target): " + (steps.isEmpty ? "nothing to do" : "\(quantity(steps.count, "step")), inferred"))
+        lines.append("\(subject) from \(sourceVersion) to \(target): " + (steps.isEmpty ? "nothing to do" : routeText))
         lines.append("  bundle: \(bundle)")
         if let store {
             lines.append("  the store is \(sourceVersion), found by its \(store.method.rawValue)")
@@ -31,11 +31,38 @@ extension MigrationPlan {
         if !onlyCoreData.isEmpty, !isRefused {
             lines.append("")
             lines.append("Core Data infers one mapping, \(sourceVersion) → \(targetVersion), which carries the store's values into "
-                + "\(onlyCoreData.joined(separator: ", ")); GraphStore walks every version and starts \(onlyCoreData.count == 1 ? "it" : "them") afresh.")
+                + "\(onlyCoreData.joined(separator: ", ")); these steps start \(onlyCoreData.count == 1 ? "it" : "them") afresh.")
+        }
+        let onlyTheWalk = valuesOnlyTheWalkCarries
+        if !onlyTheWalk.isEmpty, !isRefused {
+            lines.append("")
+            lines.append("Walking every version (migrate --walk) would carry \(onlyTheWalk.joined(separator: ", ")), "
+                + "through renaming identifiers that chain from version to version; Core Data's one mapping does not chain them "
+                + "and starts \(onlyTheWalk.count == 1 ? "it" : "them") afresh.")
         }
         lines.append("")
         lines.append(outcome)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How the steps were chosen, after the plan's first line's colon.
+    private var routeText: String {
+        switch route {
+        case .inferred:
+            "1 step, inferred as Core Data's lightweight migration infers it" + passedOver
+        case .everyVersion:
+            "\(quantity(steps.count, "step")) through every version, each inferred"
+        case .through(let names):
+            "\(quantity(steps.count, "step")) through \(names.joined(separator: ", ")), each inferred"
+        }
+    }
+
+    /// The versions the one inferred step does not go through, when there are any.
+    private var passedOver: String {
+        guard let walk else { return "" }
+        let names = walk.dropLast().map(\.destination)
+        let between = names.count <= 3 ? names.joined(separator: ", ") : "the \(names.count) versions between"
+        return ", straight to the target (not through \(between); migrate --walk goes through each version)"
     }
 
     /// The plan's last line: nothing to migrate, refused (at which step, with the first

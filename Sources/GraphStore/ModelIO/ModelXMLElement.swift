@@ -4,10 +4,11 @@ import Foundation
     import FoundationXML
 #endif
 
-/// An element of a model's XML: its tag, attributes and child elements.
+/// An element of a model's XML: its tag, attributes, child elements and text.
 ///
-/// Xcode's `contents` files hold only elements and attributes (no text, no DOCTYPE), so
-/// this small tree is all the reader needs. It is built with Foundation's `XMLParser`,
+/// Xcode's `contents` files hold only elements and attributes (no text, no DOCTYPE); its
+/// mapping models (`xcmapping.xml`, Core Data XML stores) add text and a DOCTYPE naming
+/// Core Data's DTD. This small tree is all either reader needs. It is built with Foundation's `XMLParser`,
 /// which, unlike `XMLDocument`, reports every malformation instead of recovering a partial
 /// tree: a truncated file must be an error, not a model with entities missing.
 struct ModelXMLElement: Sendable {
@@ -17,12 +18,18 @@ struct ModelXMLElement: Sendable {
     var attributes: [String: String]
     /// The child elements, in document order.
     var children: [ModelXMLElement]
+    /// The element's own text (its character data, children's excluded).
+    var text: String = ""
 
-    /// Parses a whole document and returns its root element.
-    static func parse(_ data: Data) throws(ModelXMLError) -> ModelXMLElement {
-        // Xcode never writes a DOCTYPE; refusing one also keeps entity tricks out.
-        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw ModelXMLError(line: 0, reason: "it declares a DOCTYPE or entities, which Xcode model files never do")
+    /// Parses a whole document and returns its root element. A DOCTYPE is refused unless
+    /// `allowingDoctype` (a mapping model names Core Data's DTD, which is never loaded);
+    /// entity declarations always are.
+    static func parse(_ data: Data, allowingDoctype: Bool = false) throws(ModelXMLError) -> ModelXMLElement {
+        // Xcode model files never have a DOCTYPE; refusing one also keeps entity tricks out.
+        if data.range(of: Data("<!ENTITY".utf8)) != nil || (!allowingDoctype && data.range(of: Data("<!DOCTYPE".utf8)) != nil) {
+            throw ModelXMLError(line: 0, reason: allowingDoctype
+                ? "it declares entities, which Xcode files never do"
+                : "it declares a DOCTYPE or entities, which Xcode model files never do")
         }
         // Xcode writes UTF-8. libxml2 hands a name with bytes that are not UTF-8 on as they
         // are, and FoundationXML then traps making a String of it: checked here first.
@@ -142,6 +149,11 @@ private final class ModelXMLTreeBuilder: NSObject, XMLParserDelegate {
             return
         }
         stack.append(ModelXMLElement(name: elementName, attributes: attributes, children: []))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += string
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {

@@ -1,25 +1,29 @@
 import Foundation
 import GraphStore
 
-/// `migrate --model BUNDLE [--to VERSION] [--plan | --dry-run] [--no-backup]`: the plan of
-/// the open store's migration to a version of a model bundle, then (unless `--plan`) the
-/// migration itself, and a summary.
+/// `migrate --model BUNDLE [--to VERSION] [--walk | --through VERSIONS] [--plan | --dry-run]
+/// [--no-backup]`: the plan of the open store's migration to a version of a model bundle,
+/// then (unless `--plan`) the migration itself, and a summary.
 enum MigrateCommand {
     static let target = Placeholder("VERSION")
+    static let waypoints = Placeholder("VERSIONS")
 
     static let command = ShellCommand(
         "migrate",
         arguments: [
-            .requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .flag("--plan"), .flag("--dry-run"),
-            .flag("--no-backup"),
+            .requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .flag("--walk"),
+            .option("--through", waypoints), .flag("--plan"), .flag("--dry-run"), .flag("--no-backup"),
         ],
         summary: "migrate the store to a version of a model bundle (the current one unless --to): the plan, the run, a summary; --plan only plans, --dry-run changes nothing",
         example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
         details: """
-            The store's version is found as .versions finds it. The plan walks the bundle's versions one \
-            step at a time (v1 → v2 → … → the target), each step inferred as Core Data's lightweight \
-            migration infers it: entities and properties added, removed or renamed through their renaming \
-            identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
+            The store's version is found as .versions finds it. The plan is one step straight to the \
+            target, inferred as Core Data's automatic lightweight migration infers it: Core Data does not \
+            visit the versions between. --walk walks every version instead (v1 → v2 → … → the target, as \
+            progressive migrations do), and --through V2,V4 passes through the named versions (a comma \
+            between names); each step is then inferred the same way. Renames chain along a walk but not \
+            in one step; where the two carry different values, the plan names them. A step infers \
+            entities and properties added, removed or renamed through their renaming identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
             stored. A step Core Data cannot infer is refused with its code, 134140 when a mapping model is \
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
             change; the command then fails. A relationship that changes shape (one-to-one, one-to-many, \
@@ -47,9 +51,10 @@ enum MigrateCommand {
         // Only the store's path and access are kept: the store itself must be let go of
         // before a migration replaces its file (see `run`).
         let (path, isReadOnly, versions, match) = try read(shell, arguments)
+        let route = try MigrateCommand.route(arguments)
         let plan: MigrationPlan
         do {
-            plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"))
+            plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"), route: route)
         } catch {
             throw ShellError("migrate: \(error)")
         }
@@ -57,6 +62,21 @@ enum MigrateCommand {
         if plan.isRefused { throw ShellError("migrate: \(plan.outcome)") }
         if arguments.has("--plan") || plan.steps.isEmpty { return }
         try run(plan, of: path, isReadOnly: isReadOnly, versions: versions, shell: shell, arguments: arguments)
+    }
+
+    /// The route `--walk` or `--through` asks for; one inferred step without them.
+    private static func route(_ arguments: ParsedArguments) throws -> MigrationPlan.Route {
+        let through = arguments.value(of: "--through")
+        if arguments.has("--walk") {
+            guard through == nil else { throw ShellError("migrate: --walk and --through cannot be combined: --walk visits every version") }
+            return .everyVersion
+        }
+        guard let through else { return .inferred }
+        let names = through.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
+            throw ShellError("migrate: --through needs version names separated by commas, as in --through 'Model 2,Model 3'")
+        }
+        return .through(names)
     }
 
     private static func read(_ shell: Shell, _ arguments: ParsedArguments) throws -> (String, Bool, ModelVersions, ModelVersionMatch) {
@@ -85,7 +105,7 @@ enum MigrateCommand {
         let progress = MigrationProgressLine(shell: shell)
         let outcome: MigrationManager.Outcome
         do {
-            outcome = try MigrationManager(versions: versions).migrate(storeAt: path, to: plan.targetVersion, options: options) {
+            outcome = try MigrationManager(versions: versions).migrate(storeAt: path, to: plan.targetVersion, route: plan.route, options: options) {
                 progress.show($0)
             }
         } catch {

@@ -110,7 +110,7 @@ extension MigrationTests {
         @Test(arguments: [true, false]) func turnedOnThenKeptOrOffAcrossTwoSteps(keptOn: Bool) throws {
             let (v1, v2, v3) = (try Self.model(external: false), try Self.model(external: true), try Self.model(external: keptOn, note: true))
             let path = try Self.store(external: false)
-            let outcome = try MigrationManager(versions: F.versions(v1, v2, v3)).migrate(storeAt: path, options: .init(keepsBackup: false))
+            let outcome = try MigrationManager(versions: F.versions(v1, v2, v3)).migrate(storeAt: path, route: .everyVersion, options: .init(keepsBackup: false))
             #expect(outcome.plan.steps.count == 2)
             #expect(try Self.read(path, model: v3) == Self.values)
             let references = try Self.references(path, model: v3)

@@ -5,7 +5,8 @@ import Testing
 extension MigrationTests {
     /// Every corpus store with a multi-version bundle beside it: the version it is (the
     /// answers of the version-hash research, FINDINGS §6), and its plan to the bundle's
-    /// current version, or the exact reason it is refused.
+    /// current version (one inferred step, and for some a walk through every version), or
+    /// the exact reason it is refused.
     @Suite struct MigrationCorpusTests {
         struct Case: CustomStringConvertible {
             var store: String
@@ -17,8 +18,10 @@ extension MigrationTests {
             var steps: Int
             var outcome: String
             var refusal: MigrationRefusal.Code? = nil
+            /// One step as Core Data infers it, or a walk through every version.
+            var route: MigrationPlan.Route = .inferred
 
-            var description: String { (store as NSString).lastPathComponent }
+            var description: String { (store as NSString).lastPathComponent + (route == .inferred ? "" : " (walk)") }
         }
 
         static let apress = "models/Apress__pro-ios-persistence/Ch06/BookStore/BookStore/BookStore.xcdatamodeld"
@@ -34,30 +37,45 @@ extension MigrationTests {
         static let duckStores = "stores/duckduckgo__BrowserServicesKit/Tests/BookmarksTests/Resources/"
         static let wire = "models/wireapp__wire-ios-data-model/Resources/zmessaging.xcdatamodeld"
         static let wireStores = "stores/wireapp__wire-ios-data-model/Tests/Resources/"
-        static let wibosco23 = "Refused at step 1 (CoreDataMigration_Example 2 → CoreDataMigration_Example 3): Post.color: is a new relationship that needs a destination"
         static let jeffreyRenames = "every value is kept; "
 
         static let cases: [Case] = [
+            // The seed never had the author that version 3 adds and version 4 splits in two:
+            // one step carries every value, a walk adds and drops it.
+            Case(store: seed, bundle: apress, fitting: ["BookStore"], version: "BookStore", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
             Case(store: seed, bundle: apress, fitting: ["BookStore"], version: "BookStore", steps: 4,
-                 outcome: "Can be migrated in 4 steps; dropped: Publication.author (step 3)."),
-            Case(store: seed, bundle: apressSwift, fitting: ["BookStoreSwift"], version: "BookStoreSwift", steps: 4,
-                 outcome: "Can be migrated in 4 steps; dropped: Publication.author (step 3)."),
+                 outcome: "Can be migrated in 4 steps; dropped: Publication.author (step 3).", route: .everyVersion),
+            Case(store: seed, bundle: apressSwift, fitting: ["BookStoreSwift"], version: "BookStoreSwift", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
+            // The app walks its versions with its mapping models; inferred, each way is refused.
+            Case(store: wiboscoStores + "CoreDataMigration_Example_1.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example"],
+                 version: "CoreDataMigration_Example", steps: 1,
+                 outcome: "Refused at step 1 (CoreDataMigration_Example → CoreDataMigration_Example 4): Post.color: was the attribute color and is a relationship: a mapping model is needed (134140)",
+                 refusal: .mappingModelNeeded),
             Case(store: wiboscoStores + "CoreDataMigration_Example_1.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example"],
                  version: "CoreDataMigration_Example", steps: 3,
                  outcome: "Refused at step 2 (CoreDataMigration_Example 2 → CoreDataMigration_Example 3): Post.color: is a new relationship that needs a destination",
-                 refusal: .migrationFails),
+                 refusal: .migrationFails, route: .everyVersion),
             Case(store: wiboscoStores + "CoreDataMigration_Example_2.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example 2"],
-                 version: "CoreDataMigration_Example 2", steps: 2, outcome: wibosco23, refusal: .migrationFails),
+                 version: "CoreDataMigration_Example 2", steps: 1,
+                 outcome: "Refused at step 1 (CoreDataMigration_Example 2 → CoreDataMigration_Example 4): Post.color: is a new relationship that needs a destination",
+                 refusal: .migrationFails),
             Case(store: wiboscoStores + "CoreDataMigration_Example_3.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example 3"],
                  version: "CoreDataMigration_Example 3", steps: 1, outcome: "Can be migrated in 1 step; every value is kept."),
             Case(store: wiboscoStores + "CoreDataMigration_Example_WAL.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example 4"],
                  version: "CoreDataMigration_Example 4", steps: 0, outcome: "Nothing to migrate: the store is at CoreDataMigration_Example 4."),
+            // Renaming identifiers that chain from version to version: a walk carries the
+            // values, the one step (whose identifier names the previous version's name) not.
+            Case(store: jeffreyStores + "Example_v1.0.0.sqlite", bundle: jeffrey, fitting: ["v1.0.0"], version: "v1.0.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: BasicEntity.v1_0_0_name (step 1)."),
             Case(store: jeffreyStores + "Example_v1.0.0.sqlite", bundle: jeffrey, fitting: ["v1.0.0"], version: "v1.0.0", steps: 4,
-                 outcome: "Can be migrated in 4 steps; every value is kept; 3 renames rest on a renaming identifier that names the old name"),
-            Case(store: jeffreyStores + "Example_v1.1.0.sqlite", bundle: jeffrey, fitting: ["v1.1.0"], version: "v1.1.0", steps: 3,
-                 outcome: "Can be migrated in 3 steps; every value is kept; 3 renames rest on"),
-            Case(store: jeffreyStores + "Example_v1.1.2.sqlite", bundle: jeffrey, fitting: ["v1.1.2"], version: "v1.1.2", steps: 2,
-                 outcome: "Can be migrated in 2 steps; every value is kept; 2 renames rest on"),
+                 outcome: "Can be migrated in 4 steps; every value is kept; 3 renames rest on a renaming identifier that names the old name",
+                 route: .everyVersion),
+            Case(store: jeffreyStores + "Example_v1.1.0.sqlite", bundle: jeffrey, fitting: ["v1.1.0"], version: "v1.1.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: BasicEntity.v1_1_0_name (step 1)."),
+            Case(store: jeffreyStores + "Example_v1.1.2.sqlite", bundle: jeffrey, fitting: ["v1.1.2"], version: "v1.1.2", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: BasicEntity.v1_1_2_name (step 1)."),
             Case(store: jeffreyStores + "Example_v1.2.0.sqlite", bundle: jeffrey, fitting: ["v1.2.0"], version: "v1.2.0", steps: 1,
                  outcome: "Can be migrated in 1 step; every value is kept; 1 rename rests on"),
             Case(store: jeffreyStores + "Example_v2.0.0.sqlite", bundle: jeffrey, fitting: ["v2.0.0"], version: "v2.0.0", steps: 0,
@@ -77,28 +95,34 @@ extension MigrationTests {
             Case(store: "stores/linjk__JimGroceryDude/JimGroceryDude/Model/DataModel/DefaultData.sqlite",
                  bundle: "models/linjk__JimGroceryDude/JimGroceryDude/Model/DataModel/Model.xcdatamodeld", fitting: ["Model 6"],
                  version: "Model 6", steps: 0, outcome: "Nothing to migrate: the store is at Model 6."),
+            Case(store: duckStores + "Bookmarks_V3.sqlite", bundle: duck, fitting: ["BookmarksModel 3"], version: "BookmarksModel 3", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
             Case(store: duckStores + "Bookmarks_V3.sqlite", bundle: duck, fitting: ["BookmarksModel 3"], version: "BookmarksModel 3", steps: 3,
-                 outcome: "Can be migrated in 3 steps; every value is kept."),
-            Case(store: duckStores + "Bookmarks_V4.sqlite", bundle: duck, fitting: ["BookmarksModel 4"], version: "BookmarksModel 4", steps: 2,
-                 outcome: "Can be migrated in 2 steps; every value is kept."),
+                 outcome: "Can be migrated in 3 steps; every value is kept.", route: .everyVersion),
+            Case(store: duckStores + "Bookmarks_V4.sqlite", bundle: duck, fitting: ["BookmarksModel 4"], version: "BookmarksModel 4", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
             Case(store: duckStores + "Bookmarks_V5.sqlite", bundle: duck, fitting: ["BookmarksModel 5"], version: "BookmarksModel 5", steps: 1,
                  outcome: "Can be migrated in 1 step; every value is kept."),
-            Case(store: wireStores + "store1-25.wiredatabase", bundle: wire, fitting: ["zmessaging"], version: "zmessaging", steps: 83,
-                 outcome: "Can be migrated in 83 steps; dropped: Message.temporary (step 1), "),
-            Case(store: wireStores + "store2-3.wiredatabase", bundle: wire, fitting: ["zmessaging2.3"], version: "zmessaging2.3", steps: 80,
-                 outcome: "Can be migrated in 80 steps; dropped: Conversation.personalInvitations (step 2), "),
-            Case(store: wireStores + "store2-21-1.wiredatabase", bundle: wire, fitting: ["zmessaging2.21.1"], version: "zmessaging2.21.1", steps: 69,
-                 outcome: "Can be migrated in 69 steps; dropped: Conversation.callStateNeedsToBeUpdatedFromBackend (step 10), "),
-            Case(store: wireStores + "store2-30-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.30.0"], version: "zmessaging2.30.0", steps: 60,
-                 outcome: "Can be migrated in 60 steps; dropped: Conversation.callStateNeedsToBeUpdatedFromBackend (step 1), "),
-            Case(store: wireStores + "store2-45-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.45.0"], version: "zmessaging2.45.0", steps: 52,
-                 outcome: "Can be migrated in 52 steps; dropped: Conversation.otherActiveParticipants (step 1), "),
-            Case(store: wireStores + "store2-60-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.60.0"], version: "zmessaging2.60.0", steps: 38,
-                 outcome: "Can be migrated in 38 steps; dropped: User.extendedMetadata (step 4), User.imageMediumData (step 7)"),
+            // Wire's fixtures, as its own tests migrate them: one inferred step each.
+            Case(store: wireStores + "store1-25.wiredatabase", bundle: wire, fitting: ["zmessaging"], version: "zmessaging", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: Connection.modifiedDataFields (step 1), Conversation.archivedEventID_data (step 1), "),
+            Case(store: wireStores + "store2-3.wiredatabase", bundle: wire, fitting: ["zmessaging2.3"], version: "zmessaging2.3", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: Connection.modifiedDataFields (step 1), "),
+            Case(store: wireStores + "store2-21-1.wiredatabase", bundle: wire, fitting: ["zmessaging2.21.1"], version: "zmessaging2.21.1", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: Conversation.callStateNeedsToBeUpdatedFromBackend (step 1), "),
+            Case(store: wireStores + "store2-30-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.30.0"], version: "zmessaging2.30.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: Conversation.callStateNeedsToBeUpdatedFromBackend (step 1), "),
+            Case(store: wireStores + "store2-45-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.45.0"], version: "zmessaging2.45.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: Conversation.draftMessageText (step 1), Conversation.isSilenced (step 1), "),
+            Case(store: wireStores + "store2-60-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.60.0"], version: "zmessaging2.60.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; dropped: User.imageMediumData (step 1), "),
+            // legacyPushToken came after 2.75.0 and went again: only a walk adds and drops it.
+            Case(store: wireStores + "store2-75-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.75.0"], version: "zmessaging2.75.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
             Case(store: wireStores + "store2-75-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.75.0"], version: "zmessaging2.75.0", steps: 24,
-                 outcome: "Can be migrated in 24 steps; dropped: UserClient.legacyPushToken (step 23)."),
-            Case(store: wireStores + "store2-90-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.90.0"], version: "zmessaging2.90.0", steps: 11,
-                 outcome: "Can be migrated in 11 steps; dropped: UserClient.legacyPushToken (step 10)."),
+                 outcome: "Can be migrated in 24 steps; dropped: UserClient.legacyPushToken (step 23).", route: .everyVersion),
+            Case(store: wireStores + "store2-90-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.90.0"], version: "zmessaging2.90.0", steps: 1,
+                 outcome: "Can be migrated in 1 step; every value is kept."),
             // Hash-identical to 2.98.0; the store's version identifiers say 2.100.0.
             Case(store: wireStores + "store2-100-0.wiredatabase", bundle: wire, fitting: ["zmessaging2.98.0", "zmessaging2.100.0"],
                  version: "zmessaging2.100.0", steps: 1, outcome: "Can be migrated in 1 step; every value is kept."),
@@ -118,7 +142,7 @@ extension MigrationTests {
             // Every corpus store carries hashes that decide, every entity both ways.
             let candidate = try #require(match.candidates.first { $0.name == test.version })
             #expect(candidate.method == .versionHashes && candidate.agreeingHashes == candidate.entityCount && candidate.differences.isEmpty)
-            let plan = try MigrationPlan(match: match, versions: versions)
+            let plan = try MigrationPlan(match: match, versions: versions, route: test.route)
             #expect(plan.steps.count == test.steps && plan.targetIsCurrent)
             #expect(plan.outcome.hasPrefix(test.outcome), "\(plan.outcome)")
             #expect(plan.isRefused == (test.refusal != nil))

@@ -3,8 +3,9 @@ import Testing
 @testable import GraphStore
 
 extension MigrationTests {
-    /// Progressive chains over built versions: one inferred step per pair of neighbours,
-    /// identical versions passed over, counts carried, any refused step refusing the plan.
+    /// Plans over built versions: one inferred step by default, as Core Data infers it; a
+    /// walk with one step per pair of neighbours (identical versions passed over) or through
+    /// named versions on request; counts carried, any refused step refusing the plan.
     @Suite struct MigrationPlanTests {
         typealias F = MigrationFixtures
 
@@ -12,12 +13,32 @@ extension MigrationTests {
             try ManagedObjectModel(entities: [EntityDescription("Book", attributes: attributes)])
         }
 
-        @Test func aChainHasOneStepPerNeighbour() throws {
+        /// Core Data infers one mapping straight from the store's version to the target.
+        @Test func byDefaultOneStepGoesStraightToTheTarget() throws {
             let versions = F.versions(
                 try book(AttributeDescription("title", .string)),
                 try book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
                 try book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
-            let plan = try MigrationPlan(versions: versions, from: "v1")
+            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 7])
+            #expect(plan.route == .inferred && plan.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v3"])
+            #expect(plan.text.hasPrefix("Migration from v1 to v3 (current): 1 step, inferred as Core Data's lightweight migration infers it, straight to the target (not through v2; migrate --walk goes through each version)\n"), "\(plan.text)")
+            #expect(plan.text.contains("Book (7 objects):\n    author: added (String), starts empty\n    year: added (Integer 16)"), "\(plan.text)")
+            #expect(plan.outcome == "Can be migrated in 1 step; every value is kept.")
+            // Through named versions: one step to each, then to the target.
+            let through = try MigrationPlan(versions: versions, from: "v1", route: .through(["v2"]))
+            #expect(through.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v2", "v2→v3"])
+            #expect(through.text.contains("2 steps through v2, each inferred"))
+            #expect(throws: MigrationError.unknownVersion(bundle: "built", requested: "v7", available: ["v1", "v2", "v3"])) {
+                try MigrationPlan(versions: versions, from: "v1", route: .through(["v7"]))
+            }
+        }
+
+        @Test func aWalkHasOneStepPerNeighbour() throws {
+            let versions = F.versions(
+                try book(AttributeDescription("title", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
+            let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion)
             #expect(plan.targetVersion == "v3" && plan.targetIsCurrent && !plan.isBackward && !plan.isRefused)
             #expect(plan.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v2", "v2→v3"])
             let counted = plan.counted(["Book": 7])
@@ -25,7 +46,7 @@ extension MigrationTests {
             #expect(counted.text.contains("Book (7 objects):\n    author: added (String), starts empty"))
             #expect(counted.outcome == "Can be migrated in 2 steps; every value is kept.")
             // A plan to an earlier version walks back, one step at a time.
-            let back = try MigrationPlan(versions: versions, from: "v3", to: "v1")
+            let back = try MigrationPlan(versions: versions, from: "v3", to: "v1", route: .everyVersion)
             #expect(back.isBackward && back.steps.map(\.destination) == ["v2", "v1"])
             #expect(back.text.contains("v1 comes before v3 in the bundle"))
         }
@@ -47,7 +68,7 @@ extension MigrationTests {
             #expect(ModelVersions.Version(name: "v1", model: v1).versionHashes == ModelVersions.Version(name: "v2", model: v2).versionHashes)
             let versions = F.versions(v1, v2, v3)
             #expect(versions.identicalVersions(to: "v1") == ["v2"])
-            let plan = try MigrationPlan(versions: versions, from: "v1")
+            let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion)
             #expect(plan.steps.count == 1 && plan.steps[0].source == "v1" && plan.steps[0].skipped == ["v2"])
             #expect(plan.steps[0].mapping.entity(named: "Book")?.source == "Book")
             #expect(plan.text.contains("passing over v2"))
@@ -64,9 +85,11 @@ extension MigrationTests {
                 try book(AttributeDescription("title", .string)),
                 try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
                 try book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
-            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1])
+            let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(plan.isRefused && plan.refusals.count == 1 && plan.refusals[0].place == "Book.year")
             #expect(plan.outcome.hasPrefix("Refused at step 2 (v2 → v3): Book.year: changes type from Integer 16 to String"))
+            // The one inferred step never meets v2's Integer 16: a String is added.
+            #expect(!(try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1]).isRefused))
             #expect(plan.text.contains("  refused (134140): Book.year: changes type"))
         }
 
@@ -96,7 +119,8 @@ extension MigrationTests {
         }
 
         /// A bundle on disk: every version read, one that cannot be read set aside with its
-        /// error, and a chain through it refused with that error.
+        /// error, and a walk through it refused with that error (the one inferred step
+        /// does not need it).
         @Test func unreadableVersionsAreSetAside() throws {
             let bundle = try Fixtures.temporaryDirectory().appendingPathComponent("App.xcdatamodeld")
             let good = #"<?xml version="1.0"?><model><entity name="Book"><attribute name="title" optional="YES" attributeType="String"/></entity></model>"#
@@ -109,9 +133,10 @@ extension MigrationTests {
             #expect(versions.names == ["App", "App 2", "App 3"] && versions.versions.map(\.name) == ["App", "App 3"])
             #expect(versions.unreadable["App 2"] != nil && versions.currentVersion == nil)
             #expect(throws: MigrationError.noCurrentVersion(bundle: bundle.path)) { try MigrationPlan(versions: versions, from: "App") }
+            #expect(try MigrationPlan(versions: versions, from: "App", to: "App 3").steps.count == 1)
             do {
-                _ = try MigrationPlan(versions: versions, from: "App", to: "App 3")
-                Issue.record("a chain through an unreadable version was planned")
+                _ = try MigrationPlan(versions: versions, from: "App", to: "App 3", route: .everyVersion)
+                Issue.record("a walk through an unreadable version was planned")
             } catch {
                 guard case .unreadableVersion(let name, _) = error else { throw error }
                 #expect(name == "App 2")
@@ -126,15 +151,47 @@ extension MigrationTests {
                 try book(AttributeDescription("a", .string)),
                 try book(retagged, AttributeDescription("c", .string)),
                 try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
-            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1])
+            let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(plan.steps.count == 2 && !plan.isRefused)
             #expect(plan.valuesOnlyCoreDataCarries == ["Book.b (from a)"])
-            #expect(plan.text.contains("Core Data infers one mapping, v1 → v3, which carries the store's values into Book.b (from a); GraphStore walks every version and starts it afresh."), "\(plan.text)")
+            #expect(plan.text.contains("Core Data infers one mapping, v1 → v3, which carries the store's values into Book.b (from a); these steps start it afresh."), "\(plan.text)")
+            // The one inferred step carries them, and has nothing to add.
+            let straight = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1])
+            #expect(straight.steps[0].mapping.entity(named: "Book")?.attributes.first { $0.name == "b" }?.source == "a")
+            #expect(straight.valuesOnlyCoreDataCarries.isEmpty && straight.valuesOnlyTheWalkCarries.isEmpty)
             // A walk that agrees with the one mapping says nothing.
             let plain = F.versions(try book(AttributeDescription("a", .string)), try book(AttributeDescription("a", .string), AttributeDescription("c", .string)),
                 try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
-            let agreeing = try MigrationPlan(versions: plain, from: "v1").counted(["Book": 1])
+            let agreeing = try MigrationPlan(versions: plain, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(agreeing.valuesOnlyCoreDataCarries.isEmpty && !agreeing.text.contains("Core Data infers one mapping"))
+        }
+
+        /// Renames chain along a walk (a → b in v2, b → c in v3) but not in the one step,
+        /// whose c names b, which v1 does not have: the one step starts c afresh and says
+        /// that a walk would carry it; a whole entity renamed twice likewise.
+        @Test func theOneStepNamesValuesOnlyAWalkCarries() throws {
+            let versions = F.versions(
+                try book(AttributeDescription("a", .string)),
+                try book(F.renamed(AttributeDescription("b", .string), from: "a")),
+                try book(F.renamed(AttributeDescription("c", .string), from: "b")))
+            let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 2])
+            #expect(plan.steps.count == 1 && plan.steps[0].mapping.entity(named: "Book")?.attributes.first { $0.name == "c" }?.source == nil)
+            #expect(plan.valuesOnlyTheWalkCarries == ["Book.c (from a)"])
+            #expect(plan.text.contains("Walking every version (migrate --walk) would carry Book.c (from a), through renaming identifiers that chain"), "\(plan.text)")
+            #expect(plan.outcome == "Can be migrated in 1 step; dropped: Book.a (step 1).")
+            let walk = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 2])
+            // v2's b has the identifier a, so c's names b's name, not its identifier: the walk's
+            // pairing is Core Data's uncertain case, and it says so.
+            #expect(walk.outcome == "Can be migrated in 2 steps; every value is kept; 1 rename rests on a renaming identifier that names the old name (uncertain in Core Data).", "\(walk.outcome)")
+            #expect(walk.valuesOnlyTheWalkCarries.isEmpty)
+
+            let entities = F.versions(
+                try ManagedObjectModel(entities: [EntityDescription("A", attributes: [AttributeDescription("t", .string)])]),
+                try ManagedObjectModel(entities: [F.renamed(EntityDescription("B", attributes: [AttributeDescription("t", .string)]), from: "A")]),
+                try ManagedObjectModel(entities: [F.renamed(EntityDescription("C", attributes: [AttributeDescription("t", .string)]), from: "B")]))
+            let straight = try MigrationPlan(versions: entities, from: "v1").counted(["A": 3])
+            #expect(straight.valuesOnlyTheWalkCarries == ["the objects of C (from A)"])
+            #expect(straight.outcome == "Can be migrated in 1 step; dropped: the 3 objects of A (step 1).")
         }
     }
 }

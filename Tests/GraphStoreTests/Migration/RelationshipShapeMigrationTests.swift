@@ -204,8 +204,9 @@ extension MigrationTests {
             #expect(!FileManager.default.fileExists(atPath: MigrationManager.backupPath(for: path)))
         }
 
-        /// In a chain, a later step's to-one is checked on that step's own source file when
-        /// it runs: refused there, the store left as it was and no file left behind.
+        /// In a walk, a later step's to-one is checked on that step's own source file when
+        /// it runs: refused there, the store left as it was and no file left behind. (The
+        /// one inferred step checks it on the store, in the plan.)
         @Test func aLaterStepOfAChainIsCheckedWhenItRuns() throws {
             let v1 = try Self.model(links: .toMany, owners: .toMany)
             let v2 = try Self.model(links: .toMany, owners: .toOne)
@@ -213,8 +214,9 @@ extension MigrationTests {
             let path = try Self.store(v1, pairs: [(1, 1), (1, 2), (2, 3)])
             let before = Fixtures.fingerprint(path)
             let manager = MigrationManager(versions: F.versions(v1, v2, v3))
-            #expect(try !manager.plan(forStoreAt: path).isRefused)
-            let error = try #require(throws: MigrationRunError.self) { try manager.migrate(storeAt: path) }
+            #expect(try !manager.plan(forStoreAt: path, route: .everyVersion).isRefused)
+            #expect(try manager.plan(forStoreAt: path).isRefused)
+            let error = try #require(throws: MigrationRunError.self) { try manager.migrate(storeAt: path, route: .everyVersion) }
             #expect("\(error)" == "refused: Writer.links: becomes a to-one in step v2 → v3, but 1 Writer object has more than one destination (Writer/p1 is one) and a to-one keeps only one: links would be lost (134110)")
             #expect(Fixtures.fingerprint(path) == before)
             let left = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
