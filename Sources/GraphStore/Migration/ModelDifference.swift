@@ -37,15 +37,17 @@ public struct ModelDifference: Sendable, Hashable, CustomStringConvertible {
 extension ModelDifference {
     /// How `version` differs from `store` (the model a store was written with, from its
     /// `Z_MODELCACHE`) on every input of the entity version hashes, property by declared
-    /// property: what decides whether Core Data takes them for one model.
-    static func between(store: ManagedObjectModel, version: ManagedObjectModel) -> [ModelDifference] {
+    /// property: what decides whether Core Data takes them for one model. `storeName` is
+    /// what the first model is called in the details (a mapping model's snapshot is
+    /// compared so too).
+    static func between(store: ManagedObjectModel, version: ManagedObjectModel, storeName: String = "the store") -> [ModelDifference] {
         var found: [ModelDifference] = []
         let names = Set(store.entities.map(\.name)).union(version.entities.map(\.name))
         for name in names.sorted() {
             switch (store.entity(named: name), version.entity(named: name)) {
-            case (nil, _): found.append(ModelDifference(.entity, entity: name, "in this version, not in the store"))
-            case (_, nil): found.append(ModelDifference(.entity, entity: name, "in the store, not in this version"))
-            case (let old?, let new?): found += EntityComparison(entity: name, store: old, version: new).differences
+            case (nil, _): found.append(ModelDifference(.entity, entity: name, "in this version, not in \(storeName)"))
+            case (_, nil): found.append(ModelDifference(.entity, entity: name, "in \(storeName), not in this version"))
+            case (let old?, let new?): found += EntityComparison(entity: name, store: old, version: new, storeName: storeName).differences
             }
         }
         return found
@@ -70,12 +72,14 @@ private struct EntityComparison {
     let entity: String
     let store: EntityDescription
     let version: EntityDescription
+    let storeName: String
     private(set) var differences: [ModelDifference] = []
 
-    init(entity: String, store: EntityDescription, version: EntityDescription) {
+    init(entity: String, store: EntityDescription, version: EntityDescription, storeName: String) {
         self.entity = entity
         self.store = store
         self.version = version
+        self.storeName = storeName
         compareEntity()
         compareAttributes()
         compareRelationships()
@@ -95,7 +99,7 @@ private struct EntityComparison {
         let new = Dictionary(version.attributes.filter(\.isStored).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in Set(old.keys).union(new.keys).sorted() {
             guard let a = old[name], let b = new[name] else {
-                differences.append(ModelDifference(.attribute, entity: entity, property: name, old[name] == nil ? "in this version, not in the store" : "in the store, not in this version"))
+                differences.append(ModelDifference(.attribute, entity: entity, property: name, old[name] == nil ? "in this version, not in \(storeName)" : "in \(storeName), not in this version"))
                 continue
             }
             check(.attribute, name, "type", a.type.xcodeName, b.type.xcodeName)
@@ -111,7 +115,7 @@ private struct EntityComparison {
         let new = Dictionary(version.relationships.filter { !$0.isTransient }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in Set(old.keys).union(new.keys).sorted() {
             guard let a = old[name], let b = new[name] else {
-                differences.append(ModelDifference(.relationship, entity: entity, property: name, old[name] == nil ? "in this version, not in the store" : "in the store, not in this version"))
+                differences.append(ModelDifference(.relationship, entity: entity, property: name, old[name] == nil ? "in this version, not in \(storeName)" : "in \(storeName), not in this version"))
                 continue
             }
             check(.relationship, name, "destination", a.destination, b.destination)
@@ -129,6 +133,6 @@ private struct EntityComparison {
         _ kind: ModelDifference.Kind, _ property: String?, _ field: String, _ inStore: T, _ inVersion: T
     ) {
         guard inStore != inVersion else { return }
-        differences.append(ModelDifference(kind, entity: entity, property: property, "\(field): \(inStore) in the store, \(inVersion) in this version"))
+        differences.append(ModelDifference(kind, entity: entity, property: property, "\(field): \(inStore) in \(storeName), \(inVersion) in this version"))
     }
 }

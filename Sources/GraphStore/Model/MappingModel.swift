@@ -33,67 +33,69 @@ public struct MappingModel: Sendable {
     }
 }
 
-/// One entity mapping of a ``MappingModel``.
-public struct EntityMapping: Sendable, Hashable {
-    /// What an entity mapping does, as Core Data's `NSEntityMappingType` names it.
-    public enum Kind: String, Sendable, Hashable {
-        /// The developer makes the destination objects (Core Data's "undefined").
-        case undefined
-        /// Made by a custom migration policy.
-        case custom
-        /// A new entity: its objects exist only in the destination.
-        case add
-        /// An entity dropped: its source objects are not carried.
-        case remove
-        /// The source objects are carried as they are.
-        case copy
-        /// The source objects are carried and changed.
-        case transform
+extension MappingModel {
+    /// One entity mapping of a ``MappingModel`` (Core Data's `NSEntityMapping`).
+    public struct EntityMapping: Sendable, Hashable {
+        /// What an entity mapping does, as Core Data's `NSEntityMappingType` names it.
+        public enum Kind: String, Sendable, Hashable {
+            /// The developer makes the destination objects (Core Data's "undefined").
+            case undefined
+            /// Made by a custom migration policy.
+            case custom
+            /// A new entity: its objects exist only in the destination.
+            case add
+            /// An entity dropped: its source objects are not carried.
+            case remove
+            /// The source objects are carried as they are.
+            case copy
+            /// The source objects are carried and changed.
+            case transform
+        }
+
+        /// The mapping's name: `SourceToDestination`, as Xcode's compiler names it, or the
+        /// destination entity's name for an added entity (the source's for a removed one).
+        public var name: String
+        /// What the mapping does, worked out as Xcode's compiler does: the type the file
+        /// names where it names one other than "Undefined"; otherwise add without a source,
+        /// remove without a destination, custom with a policy class, else copy.
+        public var kind: Kind
+        /// The source entity (nil for an added entity).
+        public var sourceEntity: String?
+        /// The destination entity (nil for a removed entity).
+        public var destinationEntity: String?
+        /// The policy class that makes the destination objects, as the file names it
+        /// (`App.BookToBookPolicy`, or a class name without a module).
+        public var policyClassName: String?
+        /// The predicate that filters the source objects (`image != nil`), when there is one.
+        public var sourceFilter: String?
+        /// The mapping's user info, each value as text.
+        public var userInfo: [String: String]
+        /// The destination's attributes the mapping sets.
+        public var attributeMappings: [PropertyMapping]
+        /// The destination's relationships the mapping sets.
+        public var relationshipMappings: [PropertyMapping]
+
+        /// The expression that fetches the source objects, as Xcode's compiler writes it
+        /// (nil for an added entity).
+        public var sourceExpression: String? {
+            guard let sourceEntity else { return nil }
+            let filter = (sourceFilter ?? "TRUEPREDICATE").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "\#(sourceEntity)", "\#(filter)"), $manager.sourceContext, NO)"#
+        }
     }
 
-    /// The mapping's name: `SourceToDestination`, as Xcode's compiler names it, or the
-    /// destination entity's name for an added entity (the source's for a removed one).
-    public var name: String
-    /// What the mapping does, worked out as Xcode's compiler does: the type the file
-    /// names where it names one other than "Undefined"; otherwise add without a source,
-    /// remove without a destination, custom with a policy class, else copy.
-    public var kind: Kind
-    /// The source entity (nil for an added entity).
-    public var sourceEntity: String?
-    /// The destination entity (nil for a removed entity).
-    public var destinationEntity: String?
-    /// The policy class that makes the destination objects, as the file names it
-    /// (`App.BookToBookPolicy`, or a class name without a module).
-    public var policyClassName: String?
-    /// The predicate that filters the source objects (`image != nil`), when there is one.
-    public var sourceFilter: String?
-    /// The mapping's user info, each value as text.
-    public var userInfo: [String: String]
-    /// The destination's attributes the mapping sets.
-    public var attributeMappings: [PropertyMapping]
-    /// The destination's relationships the mapping sets.
-    public var relationshipMappings: [PropertyMapping]
-
-    /// The expression that fetches the source objects, as Xcode's compiler writes it
-    /// (nil for an added entity).
-    public var sourceExpression: String? {
-        guard let sourceEntity else { return nil }
-        let filter = (sourceFilter ?? "TRUEPREDICATE").replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "\#(sourceEntity)", "\#(filter)"), $manager.sourceContext, NO)"#
+    /// How an entity mapping sets one destination property (Core Data's `NSPropertyMapping`).
+    public struct PropertyMapping: Sendable, Hashable {
+        /// The destination property.
+        public var name: String
+        /// The value expression the file gives, as a format string (`$source.color`); nil
+        /// when the mapping leaves it to be generated (see ``MappingModel``).
+        public var valueExpression: String?
+        /// For a relationship: the key path from the source object to the objects whose
+        /// destinations it takes (`$source.owner`), when the file names one.
+        public var sourceKeyPath: String?
+        /// For a relationship: the entity mapping that made those destinations, when the file
+        /// names one.
+        public var sourceMappingName: String?
     }
-}
-
-/// How an entity mapping sets one destination property.
-public struct PropertyMapping: Sendable, Hashable {
-    /// The destination property.
-    public var name: String
-    /// The value expression the file gives, as a format string (`$source.color`); nil
-    /// when the mapping leaves it to be generated (see ``MappingModel``).
-    public var valueExpression: String?
-    /// For a relationship: the key path from the source object to the objects whose
-    /// destinations it takes (`$source.owner`), when the file names one.
-    public var sourceKeyPath: String?
-    /// For a relationship: the entity mapping that made those destinations, when the file
-    /// names one.
-    public var sourceMappingName: String?
 }

@@ -150,6 +150,14 @@ struct ArchivedPredicateFormatter {
             guard let operand, operand != "SELF" else { return path }
             return "\(operand).\(path)"
         }
+        if selector == "castObject:toType:", args.count == 2 { return "CAST(\(args[0]), \(args[1]))" }
+        // A built-in function (`count:`) has a constant operand; any other receiver is a
+        // method called on an object, as FUNCTION writes it (mapping models call the
+        // migration manager so: FUNCTION($manager, "destinationInstancesFor…", …)).
+        if let operandObject = object["NSOperand"].flatMap({ archive.object($0) }), !operandObject.isKind(of: "NSConstantValueExpression") {
+            guard let operand else { return nil }
+            return "FUNCTION(\(operand), \(quoted(selector))" + args.map { ", " + $0 }.joined() + ")"
+        }
         let name = selector.hasSuffix(":") ? String(selector.dropLast()) : selector
         return "\(name)(\(args.joined(separator: ", ")))"
     }

@@ -78,7 +78,7 @@ struct MappingModelReader {
         }
         let entityObjects = (model.relationships["entitymappings"] ?? []).compactMap { byID[$0] }
             .sorted { (number($0), order($0.id)) < (number($1), order($1.id)) }
-        var mappings: [EntityMapping] = []
+        var mappings: [MappingModel.EntityMapping] = []
         for object in entityObjects {
             mappings.append(try entityMapping(object, byID))
         }
@@ -106,7 +106,7 @@ struct MappingModelReader {
         return StoredObject(type: element.text("type") ?? "", id: element.text("id") ?? "", attributes: attributes, relationships: relationships)
     }
 
-    private func entityMapping(_ object: StoredObject, _ byID: [String: StoredObject]) throws(MappingModelError) -> EntityMapping {
+    private func entityMapping(_ object: StoredObject, _ byID: [String: StoredObject]) throws(MappingModelError) -> MappingModel.EntityMapping {
         let source = text(object, "sourcename")
         let destination = text(object, "destinationname")
         let name: String
@@ -118,17 +118,17 @@ struct MappingModelReader {
         }
         let policy = text(object, "migrationpolicyclassname")
         let kind = try self.kind(text(object, "mappingtypename"), source: source, destination: destination, policy: policy, mapping: name)
-        var attributes: [PropertyMapping] = []
+        var attributes: [MappingModel.PropertyMapping] = []
         for id in object.relationships["attributemappings"] ?? [] {
             guard let property = byID[id] else { throw .malformed(path: path, mapping: name, property: nil, reason: "it refers to a missing attribute mapping \(id)") }
             attributes.append(try propertyMapping(property, mapping: name))
         }
-        var relationships: [PropertyMapping] = []
+        var relationships: [MappingModel.PropertyMapping] = []
         for id in object.relationships["relationshipmappings"] ?? [] {
             guard let property = byID[id] else { throw .malformed(path: path, mapping: name, property: nil, reason: "it refers to a missing relationship mapping \(id)") }
             relationships.append(try propertyMapping(property, mapping: name))
         }
-        return EntityMapping(
+        return MappingModel.EntityMapping(
             name: name, kind: kind, sourceEntity: source, destinationEntity: destination, policyClassName: policy,
             sourceFilter: text(object, "sourcefilterpredicatestring"), userInfo: try userInfo(object, mapping: name),
             attributeMappings: attributes.sorted { $0.name < $1.name }, relationshipMappings: relationships.sorted { $0.name < $1.name })
@@ -136,21 +136,21 @@ struct MappingModelReader {
 
     /// The mapping type: the one the file names (older files), or worked out as Xcode's
     /// compiler does for "Undefined".
-    private func kind(_ declared: String?, source: String?, destination: String?, policy: String?, mapping: String) throws(MappingModelError) -> EntityMapping.Kind {
+    private func kind(_ declared: String?, source: String?, destination: String?, policy: String?, mapping: String) throws(MappingModelError) -> MappingModel.EntityMapping.Kind {
         switch declared?.lowercased() {
         case nil, "undefined", "":
             if source == nil { return .add }
             if destination == nil { return .remove }
             return policy == nil ? .copy : .custom
         case let named?:
-            guard let kind = EntityMapping.Kind(rawValue: named) else {
+            guard let kind = MappingModel.EntityMapping.Kind(rawValue: named) else {
                 throw .malformed(path: path, mapping: mapping, property: nil, reason: "unknown mapping type \(declared ?? "")")
             }
             return kind
         }
     }
 
-    private func propertyMapping(_ object: StoredObject, mapping: String) throws(MappingModelError) -> PropertyMapping {
+    private func propertyMapping(_ object: StoredObject, mapping: String) throws(MappingModelError) -> MappingModel.PropertyMapping {
         guard let name = text(object, "name") else {
             throw .malformed(path: path, mapping: mapping, property: nil, reason: "a property mapping has no name")
         }
@@ -158,7 +158,7 @@ struct MappingModelReader {
         if let data = try binary(object, "valueexpressiondata", mapping: mapping, property: name) {
             expression = try self.expression(data, mapping: mapping, property: name)
         }
-        return PropertyMapping(
+        return MappingModel.PropertyMapping(
             name: name, valueExpression: expression, sourceKeyPath: text(object, "sourcekeypath"), sourceMappingName: text(object, "sourcemappingname"))
     }
 

@@ -30,6 +30,7 @@ enum BuiltinCommands {
         SeedCommand.command,
         VersionsCommand.command,
         MigrateCommand.command,
+        MappingCommand.command,
         HelpCommand.command,
         QuitCommand.command,
         UndoRedoCommands.undo,
