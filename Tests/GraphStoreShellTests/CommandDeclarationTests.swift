@@ -78,6 +78,9 @@ import Testing
                 return [SampleWord(text: flag, literal: true)]
             case .requiredOption(let option, let value):
                 return [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
+            case .repeatableOption(let option, let value):
+                let once = [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
+                return taking ? once + once : []
             case .clauses(_, let grammar):
                 return sampleLine(grammar, taking: taking, alternative: alternative).map {
                     var word = $0

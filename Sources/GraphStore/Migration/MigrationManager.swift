@@ -52,6 +52,8 @@ import Foundation
 public struct MigrationManager: Sendable {
     /// The bundle's versions.
     public let versions: ModelVersions
+    /// The mapping models a plan looks for a step's in (see ``MigrationPlan/using(_:)``).
+    public var mappingModels: [MappingModelCandidate]
 
     /// How a migration runs.
     public struct Options: Sendable, Hashable {
@@ -107,14 +109,18 @@ public struct MigrationManager: Sendable {
         public var preexistingFailures: [String]
     }
 
-    /// A manager for a bundle's versions.
-    public init(versions: ModelVersions) {
+    /// A manager for a bundle's versions, with the mapping models a step may have.
+    public init(versions: ModelVersions, mappingModels: [MappingModelCandidate] = []) {
         self.versions = versions
+        self.mappingModels = mappingModels
     }
 
-    /// A manager for the bundle at `bundle` (`App.xcdatamodeld`).
+    /// A manager for the bundle at `bundle` (`App.xcdatamodeld`), with the mapping models of
+    /// the project around it (``MappingModelCandidate/around(bundle:versions:)``), as Core
+    /// Data finds those compiled into the app.
     public init(bundle: String) throws(ModelFileError) {
         self.versions = try ModelVersions(path: bundle)
+        self.mappingModels = MappingModelCandidate.around(bundle: bundle, versions: versions)
     }
 
     /// The path the old store is kept at after a migration: `<store>.backup`.
@@ -126,7 +132,7 @@ public struct MigrationManager: Sendable {
         do {
             let store = try PersistentStore(path: path)
             let match = try ModelVersionMatch(store: store, versions: versions)
-            return try MigrationPlan(match: match, versions: versions, to: target, route: route)
+            return try MigrationPlan(match: match, versions: versions, to: target, route: route, mappingModels: mappingModels)
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as MigrationError {

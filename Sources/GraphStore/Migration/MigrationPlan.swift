@@ -49,6 +49,8 @@ public struct MigrationPlan: Sendable, Hashable {
     /// The steps a walk through every version would take, when the plan is one inferred
     /// step over versions in between (see ``valuesOnlyTheWalkCarries``).
     public var walk: [MigrationStep]?
+    /// The mapping models the plan looked at (see ``using(_:)``).
+    public var mappingModels: [FoundMappingModel] = []
 
     /// Which versions a migration passes through.
     public enum Route: Sendable, Hashable {
@@ -173,7 +175,8 @@ public struct MigrationPlan: Sendable, Hashable {
     /// Plans the migration of a store whose version `match` found, to `target` (the
     /// bundle's current version when nil) along `route`, with the store's object counts filled in, and
     /// the first step refused when a to-many becoming a to-one would lose links (an object
-    /// with several destinations: see ``MigrationStep``).
+    /// with several destinations: see ``MigrationStep``), and each step that one of
+    /// `mappingModels` fits refused (see ``using(_:)``).
     ///
     /// ```swift
     /// let match = try ModelVersionMatch(store: store, versions: versions)
@@ -182,11 +185,14 @@ public struct MigrationPlan: Sendable, Hashable {
     ///
     /// - Throws: ``MigrationError/noFittingVersion(store:bundle:nearest:)`` when no version
     ///   fits the store, and the errors of ``init(versions:from:to:)``.
-    public init(match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil, route: Route = .inferred) throws(MigrationError) {
+    public init(
+        match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil, route: Route = .inferred,
+        mappingModels: [MappingModelCandidate] = []
+    ) throws(MigrationError) {
         guard let source = match.storeVersion, let candidate = match.candidates.first(where: { $0.name == source }) else {
             throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
         }
-        self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts)
+        self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts).using(mappingModels)
         store = Store(path: match.store, method: candidate.method, choice: match.choice)
         guard !steps.isEmpty, let version = versions.version(named: source) else { return }
         // One read of the store at its own version serves both checks.
@@ -238,6 +244,8 @@ public struct MigrationStep: Sendable, Hashable {
     public var hasIdenticalHashes: Bool
     /// The versions between the two, passed over because their hashes are the source's.
     public var skipped: [String]
+    /// The mapping model that fits the step, when one does (see ``MigrationPlan/using(_:)``).
+    public var mappingModel: String? = nil
 }
 
 extension InferredMapping {

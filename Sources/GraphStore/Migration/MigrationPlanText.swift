@@ -1,3 +1,5 @@
+import Foundation
+
 extension MigrationPlan {
     /// The plan as text to read before anything is written: where the store stands, each
     /// step with each entity and property and what happens to it (and how many objects,
@@ -22,6 +24,7 @@ extension MigrationPlan {
                 lines.append("  not carried: \(store.tablesNotCarried.count == 1 ? "table" : "tables") \(tables), which the model does not describe")
             }
         }
+        lines += mappingModelLines
         if isBackward { lines.append("  \(targetVersion) comes before \(sourceVersion) in the bundle: the steps walk the versions backwards") }
         for (index, step) in steps.enumerated() {
             lines.append("")
@@ -43,6 +46,26 @@ extension MigrationPlan {
         lines.append("")
         lines.append(outcome)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The mapping models looked at: the versions each fits, or why it fits none; and,
+    /// where none fits a step, which a walk through the versions would meet.
+    private var mappingModelLines: [String] {
+        guard !mappingModels.isEmpty else { return [] }
+        var lines = ["  mapping models: " + mappingModels.map { found in
+            found.name + (found.source.map { " (\($0) → \(found.destination ?? "?"))" } ?? " (fits no version pair: \(found.problem ?? "?"))")
+        }.joined(separator: ", ")]
+        let used = Set(steps.compactMap(\.mappingModel))
+        // Those a walk from the store's version would meet.
+        let unused = mappingModels.filter { found in
+            !used.contains(found.path) && (walk ?? []).contains { $0.source == found.source && $0.destination == found.destination }
+        }
+        if !unused.isEmpty {
+            lines.append("  no step of this plan is " + unused.map { "\($0.source ?? "") → \($0.destination ?? "")" }.joined(separator: " or ")
+                + ", so Core Data infers \(steps.count == 1 ? "it" : "them") without \(unused.count == 1 ? "that mapping model" : "those mapping models")"
+                + "; migrate --walk goes through each version and meets \(unused.count == 1 ? "it" : "them")")
+        }
+        return lines
     }
 
     /// How the steps were chosen, after the plan's first line's colon.
@@ -115,7 +138,7 @@ struct MigrationStepText {
 
     var lines: [String] {
         let mapping = step.mapping
-        var lines = ["Step \(number): \(step.source) → \(step.destination)"]
+        var lines = ["Step \(number): \(step.source) → \(step.destination)" + (step.mappingModel.map { " (mapping model \(($0 as NSString).lastPathComponent))" } ?? "")]
         if !step.skipped.isEmpty {
             lines[0] += " (passing over \(step.skipped.joined(separator: ", ")): the same model to Core Data as \(step.source))"
         }

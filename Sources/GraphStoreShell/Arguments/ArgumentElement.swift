@@ -24,6 +24,9 @@ public indirect enum ArgumentElement: Sendable {
     case requiredFlag(String)
     /// An option that must be typed with its value, anywhere among the words (`--model BUNDLE`).
     case requiredOption(String, Placeholder)
+    /// An option that may be typed any number of times, each with its value, anywhere
+    /// among the words (`[--mapping FILE …]`).
+    case repeatableOption(String, Placeholder)
     /// The rest of the line, handed to the command as typed under `placeholder` (possibly
     /// empty): the command parses it itself. `grammar` describes it for the usage line and
     /// completion (`[where PREDICATE] [sort …] [limit N]`).

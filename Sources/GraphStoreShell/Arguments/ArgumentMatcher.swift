@@ -164,7 +164,7 @@ struct ArgumentMatcher {
             for alternative in alternatives { collectHeads(then(.elements(alternative[...])), depth: depth + 1, into: &found) }
         case .repeated(let elements, let separator):
             collectHeads(then(.another(element, separator: separator), .elements(elements[...])), depth: depth + 1, into: &found)
-        case .flag, .option, .requiredFlag, .requiredOption:
+        case .flag, .option, .requiredFlag, .requiredOption, .repeatableOption:
             collectHeads(rest, depth: depth + 1, into: &found)
         case .clauses(let placeholder, let grammar):
             switch mode {
@@ -194,7 +194,7 @@ struct ArgumentMatcher {
         case .word: false
         // Flags and options are taken out before the words are read; required ones are
         // checked apart (`ParsedArguments`).
-        case .optional, .flag, .option, .requiredFlag, .requiredOption: true
+        case .optional, .flag, .option, .requiredFlag, .requiredOption, .repeatableOption: true
         case .oneOf(let alternatives): alternatives.contains { $0.allSatisfy(isOptional) }
         case .repeated(let elements, _): elements.allSatisfy(isOptional)
         case .clauses: mode == .validating
@@ -211,6 +211,8 @@ extension ArgumentMatcher {
         var flags: Set<String> = []
         /// The options typed, with the position of each one's value.
         var options: [String: Int] = [:]
+        /// The repeatable options typed, with the positions of their values in order.
+        var repeatableOptions: [String: [Int]] = [:]
         /// The option typed last, whose value has not been typed yet.
         var awaitingValue: Placeholder?
         /// Whether a flag or option was typed twice.
@@ -235,6 +237,9 @@ extension ArgumentMatcher {
                 case .option(let option, let value) where option == word, .requiredOption(let option, let value) where option == word:
                     found.repeated = found.repeated || found.options[option] != nil
                     found.options[option] = index + 1
+                    found.awaitingValue = value
+                case .repeatableOption(let option, let value) where option == word:
+                    found.repeatableOptions[option, default: []].append(index + 1)
                     found.awaitingValue = value
                 default:
                     continue

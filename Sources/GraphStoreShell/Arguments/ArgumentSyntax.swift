@@ -58,6 +58,8 @@ public struct ArgumentSyntax: Sendable {
             return flag
         case .requiredOption(let option, let value):
             return "\(option) \(value.name)"
+        case .repeatableOption(let option, let value):
+            return "[\(option) \(value.name) …]"
         case .clauses(_, let grammar):
             return shown(grammar)
         }
@@ -69,7 +71,7 @@ public struct ArgumentSyntax: Sendable {
         func walk(_ elements: [ArgumentElement]) {
             for element in elements {
                 switch element {
-                case .flag, .option, .requiredFlag, .requiredOption: found.append(element)
+                case .flag, .option, .requiredFlag, .requiredOption, .repeatableOption: found.append(element)
                 case .optional(let inner), .repeated(let inner, _), .clauses(_, let inner): walk(inner)
                 case .oneOf(let alternatives): alternatives.forEach(walk)
                 case .word: break

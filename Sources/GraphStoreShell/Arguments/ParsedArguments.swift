@@ -16,6 +16,7 @@ public struct ParsedArguments: Sendable {
     private let bound: [String: [Int]]
     private let flags: Set<String>
     private let options: [String: Int]
+    private let repeatableOptions: [String: [Int]]
 
     /// Reads `words`, typed as `text` after the command `name`: the usage error when they do
     /// not fit, or a value error naming the placeholder (`.rows: LIMIT must be a whole
@@ -48,6 +49,8 @@ public struct ParsedArguments: Sendable {
             switch flag {
             case .option(let option, let value), .requiredOption(let option, let value):
                 if let word = flagWords.options[option] { checked.append((value, word)) }
+            case .repeatableOption(let option, let value):
+                for word in flagWords.repeatableOptions[option] ?? [] { checked.append((value, word)) }
             default: continue
             }
         }
@@ -59,6 +62,7 @@ public struct ParsedArguments: Sendable {
         self.bound = bound
         flags = flagWords.flags
         options = flagWords.options
+        repeatableOptions = flagWords.repeatableOptions
     }
 
     /// The command's usage line.
@@ -108,5 +112,10 @@ public struct ParsedArguments: Sendable {
     /// The value typed after an option (`--model PATH`), or nil.
     public func value(of option: String) -> String? {
         options[option].map { words[$0].text }
+    }
+
+    /// The values typed after a repeatable option (`--mapping A --mapping B`), in order.
+    public func values(of option: String) -> [String] {
+        (repeatableOptions[option] ?? []).map { words[$0].text }
     }
 }

@@ -7,12 +7,13 @@ import GraphStore
 enum MigrateCommand {
     static let target = Placeholder("VERSION")
     static let waypoints = Placeholder("VERSIONS")
+    static let mappingFile = Placeholder("FILE", .file)
 
     static let command = ShellCommand(
         "migrate",
         arguments: [
             .requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .flag("--walk"),
-            .option("--through", waypoints), .flag("--plan"), .flag("--dry-run"), .flag("--no-backup"),
+            .option("--through", waypoints), .repeatableOption("--mapping", mappingFile), .flag("--plan"), .flag("--dry-run"), .flag("--no-backup"),
         ],
         summary: "migrate the store to a version of a model bundle (the current one unless --to): the plan, the run, a summary; --plan only plans, --dry-run changes nothing",
         example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
@@ -52,16 +53,32 @@ enum MigrateCommand {
         // before a migration replaces its file (see `run`).
         let (path, isReadOnly, versions, match) = try read(shell, arguments)
         let route = try MigrateCommand.route(arguments)
+        let mappingModels = try MigrateCommand.mappingModels(shell, arguments, versions: versions)
         let plan: MigrationPlan
         do {
-            plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"), route: route)
+            plan = try MigrationPlan(match: match, versions: versions, to: arguments.value(of: "--to"), route: route, mappingModels: mappingModels)
         } catch {
             throw ShellError("migrate: \(error)")
         }
         shell.output(plan.text)
         if plan.isRefused { throw ShellError("migrate: \(plan.outcome)") }
         if arguments.has("--plan") || plan.steps.isEmpty { return }
-        try run(plan, of: path, isReadOnly: isReadOnly, versions: versions, shell: shell, arguments: arguments)
+        try run(plan, of: path, isReadOnly: isReadOnly, manager: MigrationManager(versions: versions, mappingModels: mappingModels), shell: shell, arguments: arguments)
+    }
+
+    /// The mapping models given with `--mapping` (each must be read), then those of the
+    /// project around the bundle.
+    private static func mappingModels(_ shell: Shell, _ arguments: ParsedArguments, versions: ModelVersions) throws -> [MappingModelCandidate] {
+        var given: [MappingModelCandidate] = []
+        for path in arguments.values(of: "--mapping") {
+            do {
+                given.append(try MappingModelCandidate.read(shell.resolve(path: path), versions: versions))
+            } catch {
+                throw ShellError("migrate: \(error)")
+            }
+        }
+        let paths = Set(given.map { ($0.path as NSString).standardizingPath })
+        return given + MappingModelCandidate.around(bundle: versions.path, versions: versions).filter { !paths.contains(($0.path as NSString).standardizingPath) }
     }
 
     /// The route `--walk` or `--through` asks for; one inferred step without them.
@@ -88,7 +105,7 @@ enum MigrateCommand {
     /// of this process is left on the old file when the new one takes its name (closing it
     /// later would remove the new file's log), and opens the store again afterwards.
     private static func run(
-        _ plan: MigrationPlan, of path: String, isReadOnly: Bool, versions: ModelVersions, shell: Shell, arguments: ParsedArguments
+        _ plan: MigrationPlan, of path: String, isReadOnly: Bool, manager: MigrationManager, shell: Shell, arguments: ParsedArguments
     ) throws {
         let dryRun = arguments.has("--dry-run")
         guard dryRun || !isReadOnly else {
@@ -100,12 +117,12 @@ enum MigrateCommand {
             throw ShellError("migrate: \(unsaved.sentence) not saved; save or rollback first", exitCode: ExitStatus.unsavedChanges)
         }
         let options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
-        let reopened = "\(versions.path)/\(plan.targetVersion).xcdatamodel"
+        let reopened = "\(manager.versions.path)/\(plan.targetVersion).xcdatamodel"
         if !dryRun { shell.closeStore() }
         let progress = MigrationProgressLine(shell: shell)
         let outcome: MigrationManager.Outcome
         do {
-            outcome = try MigrationManager(versions: versions).migrate(storeAt: path, to: plan.targetVersion, route: plan.route, options: options) {
+            outcome = try manager.migrate(storeAt: path, to: plan.targetVersion, route: plan.route, options: options) {
                 progress.show($0)
             }
         } catch {

@@ -59,7 +59,8 @@ struct ArgumentExpectations {
             switch flag {
             case .flag(let name) where !flags.flags.contains(name), .requiredFlag(let name) where !flags.flags.contains(name):
                 words.append(Expected(word: .literal(name)))
-            case .option(let name, _) where flags.options[name] == nil, .requiredOption(let name, _) where flags.options[name] == nil:
+            case .option(let name, _) where flags.options[name] == nil, .requiredOption(let name, _) where flags.options[name] == nil,
+                .repeatableOption(let name, _):
                 words.append(Expected(word: .literal(name)))
             default: break
             }

@@ -44,18 +44,21 @@ extension MigrationTests {
             // one step carries every value, a walk adds and drops it.
             Case(store: seed, bundle: apress, fitting: ["BookStore"], version: "BookStore", steps: 1,
                  outcome: "Can be migrated in 1 step; every value is kept."),
+            // A walk meets the app's mapping model for 3 → 4, which Core Data would run.
             Case(store: seed, bundle: apress, fitting: ["BookStore"], version: "BookStore", steps: 4,
-                 outcome: "Can be migrated in 4 steps; dropped: Publication.author (step 3).", route: .everyVersion),
+                 outcome: "Refused at step 3 (BookStore 3 → BookStore 4): Model3To4.xcmappingmodel: fits this step", refusal: .migrationFails,
+                 route: .everyVersion),
             Case(store: seed, bundle: apressSwift, fitting: ["BookStoreSwift"], version: "BookStoreSwift", steps: 1,
                  outcome: "Can be migrated in 1 step; every value is kept."),
-            // The app walks its versions with its mapping models; inferred, each way is refused.
+            // The app walks its versions with its mapping models: inferred in one step, refused;
+            // walking, its first step is the app's mapping model 1 → 2.
             Case(store: wiboscoStores + "CoreDataMigration_Example_1.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example"],
                  version: "CoreDataMigration_Example", steps: 1,
                  outcome: "Refused at step 1 (CoreDataMigration_Example → CoreDataMigration_Example 4): Post.color: was the attribute color and is a relationship: a mapping model is needed (134140)",
                  refusal: .mappingModelNeeded),
             Case(store: wiboscoStores + "CoreDataMigration_Example_1.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example"],
                  version: "CoreDataMigration_Example", steps: 3,
-                 outcome: "Refused at step 2 (CoreDataMigration_Example 2 → CoreDataMigration_Example 3): Post.color: is a new relationship that needs a destination",
+                 outcome: "Refused at step 1 (CoreDataMigration_Example → CoreDataMigration_Example 2): Migration1to2.xcmappingmodel: fits this step",
                  refusal: .migrationFails, route: .everyVersion),
             Case(store: wiboscoStores + "CoreDataMigration_Example_2.sqlite", bundle: wibosco, fitting: ["CoreDataMigration_Example 2"],
                  version: "CoreDataMigration_Example 2", steps: 1,
@@ -142,7 +145,9 @@ extension MigrationTests {
             // Every corpus store carries hashes that decide, every entity both ways.
             let candidate = try #require(match.candidates.first { $0.name == test.version })
             #expect(candidate.method == .versionHashes && candidate.agreeingHashes == candidate.entityCount && candidate.differences.isEmpty)
-            let plan = try MigrationPlan(match: match, versions: versions, route: test.route)
+            // With the project's mapping models, as MigrationManager(bundle:) and migrate take them.
+            let mappingModels = MappingModelCandidate.around(bundle: versions.path, versions: versions)
+            let plan = try MigrationPlan(match: match, versions: versions, route: test.route, mappingModels: mappingModels)
             #expect(plan.steps.count == test.steps && plan.targetIsCurrent)
             #expect(plan.outcome.hasPrefix(test.outcome), "\(plan.outcome)")
             #expect(plan.isRefused == (test.refusal != nil))

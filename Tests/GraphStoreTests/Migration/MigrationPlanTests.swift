@@ -166,6 +166,33 @@ extension MigrationTests {
             #expect(agreeing.valuesOnlyCoreDataCarries.isEmpty && !agreeing.text.contains("Core Data infers one mapping"))
         }
 
+        /// A mapping model whose snapshots are a step's two versions fits that step: Core Data
+        /// runs it instead of inferring the step, so the step is refused by its name (running
+        /// mapping models is not built) and inference's own refusals there do not apply. The
+        /// one step past it says a walk would meet it.
+        @Test func aMappingModelThatFitsAStepIsNamedAndRefused() throws {
+            let (v1, v2, v3) = (
+                try book(AttributeDescription("title", .string)),
+                try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
+                try book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
+            let versions = F.versions(v1, v2, v3)
+            let mapping = MappingModel(sourceModel: v2, destinationModel: v3, entityMappings: [])
+            let candidate = MappingModelCandidate(path: "/app/YearAsText.xcmappingmodel", mappingModel: mapping, fit: MappingModelFit(mapping: mapping, versions: versions))
+            #expect(candidate.versions?.source == "v2" && candidate.versions?.destination == "v3")
+            let walk = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 1]).using([candidate])
+            #expect(walk.steps.map(\.mappingModel) == [nil, "/app/YearAsText.xcmappingmodel"])
+            #expect(walk.refusals.count == 1 && walk.refusals[0].place == "YearAsText.xcmappingmodel")
+            #expect(walk.outcome.hasPrefix("Refused at step 2 (v2 → v3): YearAsText.xcmappingmodel: fits this step (v2 → v3), and Core Data runs a mapping model"))
+            #expect(walk.text.contains("Step 2: v2 → v3 (mapping model YearAsText.xcmappingmodel)"))
+            let straight = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 1]).using([candidate])
+            #expect(!straight.isRefused && straight.steps[0].mappingModel == nil)
+            #expect(straight.text.contains("  mapping models: YearAsText.xcmappingmodel (v2 → v3)\n  no step of this plan is v2 → v3, so Core Data infers it without that mapping model; migrate --walk goes through each version and meets it"), "\(straight.text)")
+            // A snapshot that is no version: listed with the nearest version and what differs.
+            let edited = MappingModel(sourceModel: try book(AttributeDescription("subtitle", .string)), destinationModel: v3, entityMappings: [])
+            let stale = MigrationPlan.FoundMappingModel(MappingModelCandidate(path: "/app/Old.xcmappingmodel", mappingModel: edited, fit: MappingModelFit(mapping: edited, versions: versions)))
+            #expect(stale.source == nil && stale.problem?.hasPrefix("its source snapshot is no version of the bundle (nearest v1: attribute Book.subtitle: in the mapping model's source snapshot, not in this version") == true, "\(stale.problem ?? "")")
+        }
+
         /// Renames chain along a walk (a → b in v2, b → c in v3) but not in the one step,
         /// whose c names b, which v1 does not have: the one step starts c afresh and says
         /// that a walk would carry it; a whole entity renamed twice likewise.
