@@ -40,7 +40,7 @@ import TestScratch
                from Book where price > 10 → Book
                source: FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Book", "price > 10"), $manager.sourceContext, NO)
                attributes:
-                 title = nothing: keeps its default
+                 title = generated from the source model, of which the file has no snapshot
 
             2. Shelf (add)
                no source objects (new entity) → Shelf

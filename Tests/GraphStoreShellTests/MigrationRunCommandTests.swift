@@ -26,7 +26,7 @@ import Testing
         #expect(output.contains("nothing was changed"))
         #expect(Self.bytes(store) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/examples/BookStore").sorted()
-            == ["BookStore.sqlite", "History.xcdatamodeld", "inspect.graphstore"])
+            == ["BookStore.sqlite", "History.xcdatamodeld", "Mappings", "inspect.graphstore"])
     }
 
     @Test func migrateWithWriteReplacesTheStoreAndReopensIt() throws {

@@ -31,7 +31,7 @@ final class ShellHarness {
         // Always /tmp, so that paths in recorded output have one length on every machine.
         directory = "/tmp/graphstore-shell-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/examples/BookStore", withIntermediateDirectories: true)
-        for name in ["BookStore.sqlite", "inspect.graphstore", "History.xcdatamodeld"] {
+        for name in ["BookStore.sqlite", "inspect.graphstore", "History.xcdatamodeld", "Mappings"] {
             try FileManager.default.copyItem(
                 atPath: Self.packageRoot + "/examples/BookStore/" + name, toPath: directory + "/examples/BookStore/" + name)
         }

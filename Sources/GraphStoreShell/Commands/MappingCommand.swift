@@ -10,7 +10,7 @@ enum MappingCommand {
     static let command = ShellCommand(
         ".mapping", arguments: [.value(file), .option("--model", ModelVersionsArgument.bundle)],
         summary: "show a mapping model (.xcmappingmodel): its entity mappings in order, their types, policies and value expressions; --model says which versions it maps between",
-        example: ".mapping Models/Model2toModel3.xcmappingmodel --model Models/Model.xcdatamodeld",
+        example: ".mapping examples/BookStore/Mappings/Catalogue.xcmappingmodel",
         details: """
             FILE is an .xcmappingmodel bundle or its xcmapping.xml. Names and types the file does not hold are \
             worked out as Xcode's compiler does: a mapping is named SourceToDestination (the destination alone \
@@ -94,7 +94,10 @@ struct MappingModelText {
             lines.append("   \(title):")
             for property in properties {
                 let (expression, generated) = model.valueExpression(of: property, in: mapping)
-                lines.append("     \(property.name) = " + (expression.map { $0 + (generated ? " (generated)" : "") } ?? "nothing: keeps its default"))
+                let none = model.sourceModel == nil
+                    ? "generated from the source model, of which the file has no snapshot"
+                    : "nothing: keeps its default"
+                lines.append("     \(property.name) = " + (expression.map { $0 + (generated ? " (generated)" : "") } ?? none))
             }
         }
         return lines

@@ -23,7 +23,13 @@ enum MigrateCommand {
             visit the versions between. --walk walks every version instead (v1 → v2 → … → the target, as \
             progressive migrations do), and --through V2,V4 passes through the named versions (a comma \
             between names); each step is then inferred the same way. Renames chain along a walk but not \
-            in one step; where the two carry different values, the plan names them. A step infers \
+            in one step; where the two carry different values, the plan names them. Mapping models are \
+            looked for as Core Data finds those compiled into the app: the .xcmappingmodel files of the project \
+            around the bundle (from the folder holding an .xcodeproj, Package.swift or .git, up to three folders \
+            above the bundle), and any given with --mapping FILE (repeatable); the plan lists each with the \
+            versions its snapshots are, or why it fits none. Core Data runs a mapping model that fits a step \
+            instead of inferring the step; GraphStore reads mapping models (.mapping shows one) but does not \
+            run them yet, so such a step is refused, naming the mapping model. A step infers \
             entities and properties added, removed or renamed through their renaming identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
             stored. A step Core Data cannot infer is refused with its code, 134140 when a mapping model is \
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
