@@ -129,10 +129,18 @@ public struct MigrationManager: Sendable {
     /// The plan of a store's migration to `target` (the bundle's current version when nil)
     /// along `route` (by default one step, as Core Data infers it). Reads the store only.
     public func plan(forStoreAt path: String, to target: String? = nil, route: MigrationPlan.Route = .inferred) throws(MigrationRunError) -> MigrationPlan {
+        try planned(forStoreAt: path, to: target, route: route).plan
+    }
+
+    /// The plan, and the manager that runs it: this one, or one whose versions also hold
+    /// the store's own model when the plan starts from it.
+    private func planned(forStoreAt path: String, to target: String?, route: MigrationPlan.Route) throws(MigrationRunError) -> (plan: MigrationPlan, runner: MigrationManager) {
         do {
             let store = try PersistentStore(path: path)
             let match = try ModelVersionMatch(store: store, versions: versions)
-            return try MigrationPlan(match: match, versions: versions, to: target, route: route, mappingModels: mappingModels)
+            let plan = try MigrationPlan(match: match, versions: versions, to: target, route: route, mappingModels: mappingModels)
+            guard plan.sourceVersion == ModelVersions.storeModelName, let model = match.storeModel else { return (plan, self) }
+            return (plan, MigrationManager(versions: versions.addingStoreModel(model), mappingModels: mappingModels))
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as MigrationError {
@@ -156,7 +164,7 @@ public struct MigrationManager: Sendable {
         // writing the old file once the new one takes its name.
         let lock = try options.isDryRun ? nil : StoreReplacement.lock(path, patience: options.writerPatience)
         defer { withExtendedLifetime(lock) {} }
-        let plan = try self.plan(forStoreAt: path, to: target, route: route)
+        let (plan, runner) = try planned(forStoreAt: path, to: target, route: route)
         guard !plan.isRefused else { throw .refused(plan.refusals) }
         try MigrationManager.checkSupported(plan)
         guard !plan.steps.isEmpty else {
@@ -174,7 +182,7 @@ public struct MigrationManager: Sendable {
         defer { if options.isDryRun { try? FileManager.default.removeItem(atPath: StoreSupportFolder(storePath: scratch).path) } }
         let outcome: Outcome
         do {
-            outcome = try migrate(path, plan: plan, scratch: scratch, move: move, options: options, progress: progress)
+            outcome = try runner.migrate(path, plan: plan, scratch: scratch, move: move, options: options, progress: progress)
         } catch {
             move.files.rolledBack()
             throw error

@@ -136,7 +136,8 @@ public struct MigrationPlan: Sendable, Hashable {
     /// order (backwards when `to` comes first), passing over versions identical to the one
     /// before them.
     private static func walk(_ versions: ModelVersions, from: ModelVersions.Version, to: ModelVersions.Version) throws(MigrationError) -> [MigrationStep] {
-        let start = versions.position(of: from.name) ?? 0
+        // A store's own model has no place in the bundle's order: one step from it.
+        guard let start = versions.position(of: from.name) else { return steps(through: [to], from: from) }
         let end = versions.position(of: to.name) ?? 0
         let stride = start <= end ? 1 : -1
         var steps: [MigrationStep] = []
@@ -189,11 +190,9 @@ public struct MigrationPlan: Sendable, Hashable {
         match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil, route: Route = .inferred,
         mappingModels: [MappingModelCandidate] = []
     ) throws(MigrationError) {
-        guard let source = match.storeVersion, let candidate = match.candidates.first(where: { $0.name == source }) else {
-            throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
-        }
+        let (versions, source, method, choice) = try MigrationPlan.source(of: match, versions: versions)
         self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts).using(mappingModels)
-        store = Store(path: match.store, method: candidate.method, choice: match.choice)
+        store = Store(path: match.store, method: method, choice: choice)
         guard !steps.isEmpty, let version = versions.version(named: source) else { return }
         // One read of the store at its own version serves both checks.
         let opened = Result { () throws(StoreError) in
@@ -201,6 +200,24 @@ public struct MigrationPlan: Sendable, Hashable {
         }
         self = checkingRows(of: opened)
         if case .success(let store) = opened { self = namingTablesNotCarried(in: store) }
+    }
+
+    /// The version a store's migration starts from: the version that fits it, or, when
+    /// none does, the store's own model from its `Z_MODELCACHE` (added to the versions as
+    /// ``ModelVersions/storeModelName``). Core Data is taken to do the same when the app no
+    /// longer ships the store's version (its stores keep their model for that; uncertain).
+    static func source(of match: ModelVersionMatch, versions: ModelVersions) throws(MigrationError)
+        -> (ModelVersions, String, ModelVersionMatch.Method, String?)
+    {
+        if let source = match.storeVersion, let candidate = match.candidates.first(where: { $0.name == source }) {
+            return (versions, source, candidate.method, match.choice)
+        }
+        guard let model = match.storeModel else {
+            throw .noFittingVersion(store: match.store, bundle: match.bundle, nearest: match.nearest)
+        }
+        let nearest = match.nearest.isEmpty ? "" : " (nearest: \(match.nearest.joined(separator: ", ")))"
+        return (versions.addingStoreModel(model), ModelVersions.storeModelName, .modelCache,
+            "no version of the bundle fits the store\(nearest); its own model, kept in Z_MODELCACHE, is the source, as Core Data takes it when the app no longer has the store's version (uncertain)")
     }
 
     /// The plan with each step's object counts filled in from the store's counts (objects

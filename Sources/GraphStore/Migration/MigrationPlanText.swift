@@ -17,7 +17,9 @@ extension MigrationPlan {
         lines.append("\(subject) from \(sourceVersion) to \(target): " + (steps.isEmpty ? "nothing to do" : routeText))
         lines.append("  bundle: \(bundle)")
         if let store {
-            lines.append("  the store is \(sourceVersion), found by its \(store.method.rawValue)")
+            lines.append(sourceVersion == ModelVersions.storeModelName
+                ? "  the store is at no version of the bundle: the migration starts from its own model, kept in Z_MODELCACHE"
+                : "  the store is \(sourceVersion), found by its \(store.method.rawValue)")
             if let choice = store.choice { lines.append("  \(choice)") }
             if !store.tablesNotCarried.isEmpty, !steps.isEmpty {
                 let tables = store.tablesNotCarried.joined(separator: ", ")

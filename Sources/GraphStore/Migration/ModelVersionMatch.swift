@@ -68,6 +68,10 @@ public struct ModelVersionMatch: Sendable {
     public var choice: String?
     /// The store's objects of exactly each entity.
     public var objectCounts: [String: Int]
+    /// The store's own model from its `Z_MODELCACHE`, when it decodes and its entity
+    /// version hashes are the store's `NSStoreModelVersionHashes` (a cache that does not
+    /// describe the store is not taken).
+    public var storeModel: ManagedObjectModel?
 
     /// The names of the versions that fit.
     public var fitting: [String] { candidates.filter(\.fits).map(\.name) }
@@ -93,6 +97,7 @@ public struct ModelVersionMatch: Sendable {
         store = facts.path
         bundle = versions.path
         objectCounts = facts.objectCounts
+        storeModel = facts.cachedModel.flatMap { ModelVersionMatch.describesStore($0, hashes: facts.versionHashes) ? $0 : nil }
         candidates = versions.names.map { name in
             guard let version = versions.version(named: name) else {
                 return Candidate(
@@ -108,6 +113,16 @@ public struct ModelVersionMatch: Sendable {
     }
 
     // MARK: - Deciding
+
+    /// Whether a store's cached model is the model of its metadata: the hashes GraphStore
+    /// computes for it are the store's, except where the computation is not verified.
+    private static func describesStore(_ cached: ManagedObjectModel, hashes: [String: Data]) -> Bool {
+        guard !hashes.isEmpty else { return true }
+        let computed = cached.computedVersionHashes
+        guard Set(computed.keys) == Set(hashes.keys) else { return false }
+        let unverified = cached.unverifiedVersionHashes
+        return hashes.allSatisfy { computed[$0.key] == $0.value || unverified[$0.key] != nil }
+    }
 
     private static func compare(_ version: ModelVersions.Version, with facts: StoreFacts) -> Candidate {
         let hashes = facts.versionHashes

@@ -76,6 +76,21 @@ public struct ModelVersions: Sendable {
     /// ```swift
     /// let versions = ModelVersions(path: "built in Swift", versions: [.init(name: "v1", model: v1), .init(name: "v2", model: v2)])
     /// ```
+    /// The name under which a store's own model (its `Z_MODELCACHE`) is the source of a
+    /// migration when no version of the bundle fits the store (see ``addingStoreModel(_:)``).
+    public static let storeModelName = "the store's own model (Z_MODELCACHE)"
+
+    /// The store's own model, when it was added as a source (not one of ``names``).
+    public private(set) var storeModel: Version?
+
+    /// The versions with a store's own model added as a source a migration can start from:
+    /// found by ``version(named:)`` under ``storeModelName``, in no place of the bundle's order.
+    public func addingStoreModel(_ model: ManagedObjectModel) -> ModelVersions {
+        var copy = self
+        copy.storeModel = Version(name: ModelVersions.storeModelName, model: model)
+        return copy
+    }
+
     public init(path: String, versions: [Version], currentVersion: String? = nil) {
         self.init(
             path: path, names: versions.map(\.name), currentVersion: currentVersion ?? versions.last?.name, versions: versions,
@@ -93,7 +108,7 @@ public struct ModelVersions: Sendable {
     /// The readable version with this name (with or without `.xcdatamodel`).
     public func version(named name: String) -> Version? {
         let bare = ModelVersions.bareName(name)
-        return versions.first { $0.name == bare }
+        return versions.first { $0.name == bare } ?? (storeModel?.name == name ? storeModel : nil)
     }
 
     /// The position of a version in the bundle's order, readable or not.

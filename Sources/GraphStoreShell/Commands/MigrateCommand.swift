@@ -18,7 +18,9 @@ enum MigrateCommand {
         summary: "migrate the store to a version of a model bundle (the current one unless --to): the plan, the run, a summary; --plan only plans, --dry-run changes nothing",
         example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
         details: """
-            The store's version is found as .versions finds it. The plan is one step straight to the \
+            The store's version is found as .versions finds it; when no version fits (the model was edited \
+            without a new version), the store's own model, kept in its Z_MODELCACHE, is the source, as Core \
+            Data is taken to do (uncertain), provided its hashes are the store's. The plan is one step straight to the \
             target, inferred as Core Data's automatic lightweight migration infers it: Core Data does not \
             visit the versions between. --walk walks every version instead (v1 → v2 → … → the target, as \
             progressive migrations do), and --through V2,V4 passes through the named versions (a comma \
