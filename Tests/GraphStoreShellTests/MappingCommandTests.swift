@@ -65,7 +65,10 @@ import TestScratch
             return
         }
         let store = try BrokenStores.copy(source)
-        let folder = (store as NSString).deletingLastPathComponent
+        // The bundle one folder down: the search for the project's mapping models starts at
+        // the scratch folder of this test alone.
+        let folder = (store as NSString).deletingLastPathComponent + "/App"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let bundle = folder + "/SampleModel.xcdatamodeld"
         try FileManager.default.copyItem(atPath: resources + "/SampleModel.xcdatamodeld", toPath: bundle)
         let mapping = resources + "/MappingModels/V2toV3.xcmappingmodel"

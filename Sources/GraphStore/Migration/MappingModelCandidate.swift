@@ -40,10 +40,12 @@ public struct MappingModelCandidate: Sendable {
 
     /// The mapping models of the project around a model bundle: the folder tree from the
     /// nearest folder above the bundle that holds an Xcode project, a Swift package or a
-    /// Git repository (at most three folders up; else the folder above the bundle's), in
+    /// Git repository (at most three folders up; else the folder above the bundle's, or the
+    /// bundle's own folder when the one above is shared, like the temporary folder), in
     /// the order of their paths. Only those made for this bundle are kept: a snapshot is
     /// one of its versions, or the file names the bundle as where its model was (a model
-    /// edited since). One that cannot be read is kept with its problem.
+    /// edited since). One that cannot be read is kept with its problem when its text names
+    /// the bundle.
     public static func around(bundle: String, versions: ModelVersions) -> [MappingModelCandidate] {
         let bundleName = ((bundle as NSString).standardizingPath as NSString).lastPathComponent
         return paths(around: bundle).compactMap { path in
@@ -54,7 +56,9 @@ public struct MappingModelCandidate: Sendable {
                 let related = candidate.fit?.source?.fits == true || candidate.fit?.destination?.fits == true || names.contains(bundleName)
                 return related ? candidate : nil
             } catch {
-                return MappingModelCandidate(path: path, problem: "\(error)")
+                let file = MappingModelFile.isMappingModel(path) ? (path as NSString).appendingPathComponent("xcmapping.xml") : path
+                let text = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return text.contains(bundleName) ? MappingModelCandidate(path: path, problem: "\(error)") : nil
             }
         }
     }
@@ -62,7 +66,10 @@ public struct MappingModelCandidate: Sendable {
     /// The `.xcmappingmodel` paths of the project around `bundle`.
     static func paths(around bundle: String) -> [String] {
         let start = ((bundle as NSString).standardizingPath as NSString).deletingLastPathComponent
-        var root = (start as NSString).deletingLastPathComponent
+        let above = (start as NSString).deletingLastPathComponent
+        // Without a project root, the folder above the bundle's, unless that is a folder
+        // shared by everything (the file system's root, the temporary folder, home).
+        var root = isShared(above) ? start : above
         var folder = start
         for _ in 0...3 {
             if isProjectRoot(folder) {
@@ -74,6 +81,11 @@ public struct MappingModelCandidate: Sendable {
             folder = parent
         }
         return search(root)
+    }
+
+    private static func isShared(_ folder: String) -> Bool {
+        let shared = ["/", "/tmp", "/private/tmp", "/var/tmp", "/home", "/Users", NSHomeDirectory(), NSTemporaryDirectory()]
+        return shared.map { ($0 as NSString).standardizingPath }.contains((folder as NSString).standardizingPath)
     }
 
     private static func isProjectRoot(_ folder: String) -> Bool {
