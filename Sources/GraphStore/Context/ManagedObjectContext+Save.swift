@@ -41,7 +41,7 @@ extension ManagedObjectContext {
                 for object in inserted.values { object.willSave() }
                 for object in updated.values { object.willSave() }
                 for object in deleted.values { object.willSave() }
-                try validatePendingChanges()
+                if validatesOnSave { try validatePendingChanges() }
                 try markReorderedMembers(restorePoint)
             }
             let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)

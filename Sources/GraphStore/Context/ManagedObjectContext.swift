@@ -101,6 +101,10 @@ public final class ManagedObjectContext {
     /// (Core Data has no such switch: it always records history on such a store).
     public var savesHistory = true
 
+    /// Whether a save validates the objects it writes. A mapping model's run turns it off
+    /// for its batch saves, as Core Data's migration validates once, at the end.
+    var validatesOnSave = true
+
     /// Called before every recorded change (object, key, attribute or relationship index);
     /// the undo manager listens here.
     // Read on every change, written only when an undo manager is installed or removed

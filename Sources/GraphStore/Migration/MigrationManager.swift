@@ -54,6 +54,8 @@ public struct MigrationManager: Sendable {
     public let versions: ModelVersions
     /// The mapping models a plan looks for a step's in (see ``MigrationPlan/using(_:)``).
     public var mappingModels: [MappingModelCandidate]
+    /// The Swift migration policies and function classes the mapping models name.
+    public var policies: MigrationPolicies
 
     /// How a migration runs.
     public struct Options: Sendable, Hashable {
@@ -110,17 +112,19 @@ public struct MigrationManager: Sendable {
     }
 
     /// A manager for a bundle's versions, with the mapping models a step may have.
-    public init(versions: ModelVersions, mappingModels: [MappingModelCandidate] = []) {
+    public init(versions: ModelVersions, mappingModels: [MappingModelCandidate] = [], policies: MigrationPolicies = MigrationPolicies()) {
         self.versions = versions
         self.mappingModels = mappingModels
+        self.policies = policies
     }
 
     /// A manager for the bundle at `bundle` (`App.xcdatamodeld`), with the mapping models of
     /// the project around it (``MappingModelCandidate/around(bundle:versions:)``), as Core
     /// Data finds those compiled into the app.
-    public init(bundle: String) throws(ModelFileError) {
+    public init(bundle: String, policies: MigrationPolicies = MigrationPolicies()) throws(ModelFileError) {
         self.versions = try ModelVersions(path: bundle)
         self.mappingModels = MappingModelCandidate.around(bundle: bundle, versions: versions)
+        self.policies = policies
     }
 
     /// The path the old store is kept at after a migration: `<store>.backup`.
@@ -138,9 +142,10 @@ public struct MigrationManager: Sendable {
         do {
             let store = try PersistentStore(path: path)
             let match = try ModelVersionMatch(store: store, versions: versions)
-            let plan = try MigrationPlan(match: match, versions: versions, to: target, route: route, mappingModels: mappingModels)
+            let plan = try MigrationPlan(
+                match: match, versions: versions, to: target, route: route, mappingModels: mappingModels, policies: policies)
             guard plan.sourceVersion == ModelVersions.storeModelName, let model = match.storeModel else { return (plan, self) }
-            return (plan, MigrationManager(versions: versions.addingStoreModel(model), mappingModels: mappingModels))
+            return (plan, MigrationManager(versions: versions.addingStoreModel(model), mappingModels: mappingModels, policies: policies))
         } catch let error as StoreError {
             throw .store(error)
         } catch let error as MigrationError {
@@ -282,11 +287,15 @@ public struct MigrationManager: Sendable {
         let refusals: [MigrationRefusal]
         do {
             store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
-            refusals = checksLinks ? try step.rowRefusals(in: store) : []
+            refusals = checksLinks && step.mappingModel == nil ? try step.rowRefusals(in: store) : []
         } catch {
             throw .store(error)
         }
         guard refusals.isEmpty else { throw .refused(refusals) }
+        if let file = step.mappingModel {
+            try runMappingModel(file, from: store, to: destination, model: to.model, progress: progress)
+            return
+        }
         do {
             try PersistentStore.createMigrated(
                 at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), move: move,
@@ -322,7 +331,7 @@ public struct MigrationManager: Sendable {
     /// takes each object's one destination; an object with several refuses the step
     /// (``MigrationStep/linkRefusals(in:)``, checked on the store's rows).
     static func checkSupported(_ plan: MigrationPlan) throws(MigrationRunError) {
-        for step in plan.steps {
+        for step in plan.steps where step.mappingModel == nil {
             for entity in step.mapping.entities where (entity.objectCount ?? 1) > 0 {
                 for relationship in entity.relationships where relationship.source != nil {
                     guard let reason = uncarried(relationship, step: step) else { continue }
@@ -393,7 +402,9 @@ public struct MigrationManager: Sendable {
             let store = try PersistentStore(path: path, model: version.model, origin: .given, readOnly: true, supportFolder: folder)
             var counts: [String: Int] = [:]
             for mapping in store.allMappings { counts[mapping.name] = try store.count(of: mapping) }
-            for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key }) where counts[entity] != expected {
+            // A mapping model's step makes what its mappings make: no count to expect.
+            for (entity, expected) in last.mapping.destinationCounts.sorted(by: { $0.key < $1.key })
+            where last.mappingModel == nil && counts[entity] != expected {
                 throw MigrationRunError.objectsLost(entity: entity, expected: expected, found: counts[entity] ?? 0)
             }
             var found: [ValidationError] = []
@@ -414,6 +425,42 @@ public struct MigrationManager: Sendable {
             throw .store(error)
         } catch {
             throw .validationFailed(store: path, failures: ["\(error)"])
+        }
+    }
+}
+
+extension MigrationManager {
+    /// Runs a step's mapping model (``MappingMigrationManager``) from `source` into a new
+    /// store of `model` at `destination`, with `source`'s metadata moved to `model`. On
+    /// failure nothing is left at `destination`.
+    fileprivate func runMappingModel(
+        _ file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel, progress: (Int) -> Void
+    ) throws(MigrationRunError) {
+        let mappingModel: MappingModel
+        do {
+            mappingModel = try MappingModelFile(path: file).mappingModel
+        } catch {
+            throw .fileSystem(path: file, operation: "read the mapping model", reason: "\(error)")
+        }
+        do throws(MigrationRunError) {
+            let store: PersistentStore
+            do {
+                store = try PersistentStore.create(at: destination, model: model, metadata: StoreMetadata(migrating: source.metadata, to: model))
+            } catch {
+                throw .store(error)
+            }
+            let manager = try MappingMigrationManager(
+                mappingModel: mappingModel, fileName: (file as NSString).lastPathComponent, source: source, destination: store,
+                policies: policies, associationsPath: destination + "-associations")
+            try manager.run(progress: progress)
+            do {
+                try store.checkpoint()
+            } catch {
+                throw .fileSystem(path: destination, operation: "checkpoint", reason: "\(error)")
+            }
+        } catch {
+            StoreReplacement.remove(destination)
+            throw error
         }
     }
 }

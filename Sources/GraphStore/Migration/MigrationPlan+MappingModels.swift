@@ -31,21 +31,29 @@ extension MigrationPlan {
     }
 
     /// The plan with the mapping models that fit its steps: Core Data runs a mapping model
-    /// whose source and destination are a step's versions instead of inferring the step.
-    /// Running mapping models is not built yet, so such a step is refused, naming the
-    /// mapping model; the others are listed with the versions they fit or why they fit none.
-    public func using(_ candidates: [MappingModelCandidate]) -> MigrationPlan {
+    /// whose source and destination are a step's versions instead of inferring the step, so
+    /// such a step runs the mapping model, and what inference would refuse there does not
+    /// apply. What would stop the mapping model (``MappingModelCheck``: a mapping that does
+    /// not match the versions, a policy class `policies` does not have) refuses the step
+    /// before anything runs. The other mapping models are listed with the versions they fit
+    /// or why they fit none.
+    public func using(
+        _ candidates: [MappingModelCandidate], versions: ModelVersions? = nil, policies: MigrationPolicies = MigrationPolicies()
+    ) -> MigrationPlan {
         var plan = self
         plan.mappingModels = candidates.map(FoundMappingModel.init)
         for index in plan.steps.indices {
             let step = plan.steps[index]
-            guard let fitting = plan.mappingModels.first(where: { $0.source == step.source && $0.destination == step.destination }) else { continue }
+            guard let fitting = candidates.first(where: { $0.versions?.source == step.source && $0.versions?.destination == step.destination }),
+                let mappingModel = fitting.mappingModel
+            else { continue }
             plan.steps[index].mappingModel = fitting.path
-            // Core Data does not infer a step a mapping model fits: what inference would
-            // refuse there does not apply.
-            plan.steps[index].mapping.refusals = [MigrationRefusal(
-                .migrationFails, entity: fitting.name,
-                "fits this step (\(step.source) → \(step.destination)), and Core Data runs a mapping model that fits instead of inferring one; GraphStore reads mapping models (.mapping) but does not run them yet")]
+            guard let source = versions?.version(named: step.source)?.model ?? mappingModel.sourceModel,
+                let destination = versions?.version(named: step.destination)?.model ?? mappingModel.destinationModel
+            else { continue }
+            plan.steps[index].mapping.refusals = MappingModelCheck(
+                mappingModel: mappingModel, name: fitting.name, source: source, destination: destination, policies: policies
+            ).refusals
         }
         return plan
     }

@@ -188,10 +188,11 @@ public struct MigrationPlan: Sendable, Hashable {
     ///   fits the store, and the errors of ``init(versions:from:to:)``.
     public init(
         match: ModelVersionMatch, versions: ModelVersions, to target: String? = nil, route: Route = .inferred,
-        mappingModels: [MappingModelCandidate] = []
+        mappingModels: [MappingModelCandidate] = [], policies: MigrationPolicies = MigrationPolicies()
     ) throws(MigrationError) {
         let (versions, source, method, choice) = try MigrationPlan.source(of: match, versions: versions)
-        self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts).using(mappingModels)
+        self = try MigrationPlan(versions: versions, from: source, to: target, route: route).counted(match.objectCounts)
+            .using(mappingModels, versions: versions, policies: policies)
         store = Store(path: match.store, method: method, choice: choice)
         guard !steps.isEmpty, let version = versions.version(named: source) else { return }
         // One read of the store at its own version serves both checks.

@@ -23,6 +23,13 @@ public enum MigrationRunError: Error, Sendable, CustomStringConvertible {
     /// connection: `holder` is its process ID when the system says): the migration would
     /// put a new file in its place, and the other program would go on writing the old one.
     case storeInUse(path: String, holder: Int32?)
+    /// A mapping model names a migration policy class that is not registered
+    /// (``MigrationPolicies``); nothing was written.
+    case unknownPolicy(mappingModel: String, mapping: String, className: String, registered: [String])
+    /// Running an entity mapping failed: a value expression, a policy's hook, or a value
+    /// that does not fit its destination property. `object` is the source (or destination)
+    /// object being migrated, when there is one.
+    case mappingFailed(mappingModel: String, mapping: String, object: String?, reason: String)
 
     /// Core Data's code: the refusal's own code, 134110 (`NSMigrationError`) otherwise.
     public var code: Int {
@@ -53,6 +60,12 @@ public enum MigrationRunError: Error, Sendable, CustomStringConvertible {
         case .storeInUse(let path, let holder):
             "\(path) is open for writing in another program\(holder.map { " (pid \($0))" } ?? ""), which would go on writing "
                 + "the old file once the migrated one took its place; close it and migrate again"
+        case .unknownPolicy(let file, let mapping, let className, let registered):
+            "\(file): entity mapping \(mapping) names the migration policy \(className), which is not registered ("
+                + (registered.isEmpty ? "none is" : "registered: \(registered.joined(separator: ", "))")
+                + "); register it with MigrationPolicies, by its name with or without the module (134110)"
+        case .mappingFailed(let file, let mapping, let object, let reason):
+            "\(file): entity mapping \(mapping)\(object.map { ", \($0)" } ?? ""): \(reason) (134110)"
         }
     }
 }

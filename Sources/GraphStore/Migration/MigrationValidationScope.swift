@@ -22,6 +22,12 @@ extension MigrationPlan {
                 // Unknown versions cannot happen in a plan of these versions; check everything then.
                 return ValidationScope(wholeEntities: Set(steps.last?.mapping.entities.map(\.name) ?? []))
             }
+            // A mapping model's expressions and policies may give any object any value:
+            // every rule of the destination is checked, as Core Data's migration does.
+            guard step.mappingModel == nil else {
+                scope = ValidationScope(wholeEntities: Set(to.entities.map(\.name)))
+                continue
+            }
             scope = StepChanges(step: step, from: from, to: to, before: scope).scope
         }
         return scope

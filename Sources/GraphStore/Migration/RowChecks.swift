@@ -8,7 +8,7 @@ extension MigrationStep {
     }
 
     /// Whether either check has something to read.
-    var needsRowCheck: Bool { needsLinkCheck || needsValueCheck }
+    var needsRowCheck: Bool { mappingModel == nil && (needsLinkCheck || needsValueCheck) }
 }
 
 extension MigrationPlan {

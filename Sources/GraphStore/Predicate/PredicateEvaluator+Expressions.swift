@@ -31,6 +31,8 @@ extension PredicateEvaluator {
         case .selector(let receiver, let selector, let arguments):
             return try PredicateFunctions.send(
                 selector, to: value(of: receiver, on: object), arguments.map { try value(of: $0, on: object) })
+        case .cast(let operand, let type) where type == "Class":
+            return try namedClass(value(of: operand, on: object))
         case .cast(let operand, let type):
             return try PredicateFunctions.cast(value(of: operand, on: object), to: type)
         case .subquery(let collection, let variable, let predicate):
@@ -49,6 +51,21 @@ extension PredicateEvaluator {
         case .anyKey:
             throw PredicateEvaluationError("ANYKEY cannot be evaluated in memory")
         }
+    }
+
+    /// `CAST('Name', 'Class')`: the class registered under that name, as a mapping model's
+    /// `FUNCTION(CAST('MigrationFunctions', 'Class'), 'name:', …)` names one.
+    func namedClass(_ name: PredicateValue) throws -> PredicateValue {
+        guard let text = name.stringValue else {
+            throw PredicateEvaluationError("CAST to Class needs a class name, not \(ValueComparison.kind(of: name))")
+        }
+        // Xcode writes a Swift class's module; a class is registered without one.
+        guard let found = classes[text] ?? classes[String(text.split(separator: ".").last ?? "")] else {
+            let known = classes.keys.sorted()
+            throw PredicateEvaluationError(
+                "no class named \(text) is registered" + (known.isEmpty ? "" : " (registered: \(known.joined(separator: ", ")))"))
+        }
+        return found
     }
 
     /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on arrays; `['key']` and `[SIZE]` on dictionaries.

@@ -7,6 +7,9 @@ import Foundation
 struct PredicateEvaluator {
     /// `$VARIABLE` bindings; SUBQUERY adds its own variable for each element.
     var variables: [String: PredicateValue]
+    /// What `CAST('Name', 'Class')` names: classes a caller registered (a migration's
+    /// functions); none by default.
+    var classes: [String: PredicateValue] = [:]
 
     func evaluate(_ predicate: ObjectPredicate, on object: PredicateValue) throws -> Bool {
         switch predicate {

@@ -66,6 +66,11 @@ enum PredicateFunctions {
         -> PredicateValue
     {
         if receiver.isNull { return .null }
+        if case .object(let object) = receiver, let answering = object as? any SelectorReceiver,
+            let answer = try answering.perform(selector, arguments)
+        {
+            return answer
+        }
         let strings = arguments.compactMap(\.stringValue)
         if let text = receiver.stringValue {
             switch (selector, strings.count, arguments.count) {
