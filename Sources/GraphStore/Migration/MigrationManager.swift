@@ -68,12 +68,18 @@ public struct MigrationManager: Sendable {
         /// refuses (``MigrationRunError/storeInUse(path:holder:)``); by default SQLite's
         /// busy timeout, 5 seconds.
         public var writerPatience: Duration
+        /// How many objects a mapping model's run makes (or links) between two saves of the
+        /// new store, after which it lets go of them: what bounds its memory. A policy that
+        /// keeps objects from one call to the next must keep their names or fetch them again,
+        /// not hold the objects, across a save.
+        public var mappingBatchSize: Int
 
         /// Options; by default a real run that keeps a backup.
-        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .seconds(5)) {
+        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .seconds(5), mappingBatchSize: Int = 2_000) {
             self.keepsBackup = keepsBackup
             self.isDryRun = isDryRun
             self.writerPatience = writerPatience
+            self.mappingBatchSize = max(1, mappingBatchSize)
         }
     }
 
@@ -212,7 +218,7 @@ public struct MigrationManager: Sendable {
             let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
             StoreReplacement.remove(next)
             do {
-                try run(step, from: current, to: next, move: move, checksLinks: index > 0) { copied in
+                try run(step, from: current, to: next, move: move, checksLinks: index > 0, batchSize: options.mappingBatchSize) { copied in
                     progress(Progress(
                         step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
                         objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
@@ -278,7 +284,7 @@ public struct MigrationManager: Sendable {
     /// lose links (the first step's rows were checked by the plan, on the same file).
     private func run(
         _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, checksLinks: Bool,
-        progress: (Int) -> Void
+        batchSize: Int, progress: (Int) -> Void
     ) throws(MigrationRunError) {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
@@ -293,7 +299,7 @@ public struct MigrationManager: Sendable {
         }
         guard refusals.isEmpty else { throw .refused(refusals) }
         if let file = step.mappingModel {
-            try runMappingModel(file, from: store, to: destination, model: to.model, progress: progress)
+            try runMappingModel(file, from: store, to: destination, model: to.model, batchSize: batchSize, progress: progress)
             return
         }
         do {
@@ -434,13 +440,12 @@ extension MigrationManager {
     /// store of `model` at `destination`, with `source`'s metadata moved to `model`. On
     /// failure nothing is left at `destination`.
     fileprivate func runMappingModel(
-        _ file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel, progress: (Int) -> Void
+        _ file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel, batchSize: Int,
+        progress: (Int) -> Void
     ) throws(MigrationRunError) {
-        let mappingModel: MappingModel
-        do {
-            mappingModel = try MappingModelFile(path: file).mappingModel
-        } catch {
-            throw .fileSystem(path: file, operation: "read the mapping model", reason: "\(error)")
+        // The one the plan fitted, as it was read then.
+        guard let mappingModel = mappingModels.first(where: { $0.path == file })?.mappingModel else {
+            throw .fileSystem(path: file, operation: "read the mapping model", reason: "it is not among the mapping models the plan read")
         }
         do throws(MigrationRunError) {
             let store: PersistentStore
@@ -451,7 +456,7 @@ extension MigrationManager {
             }
             let manager = try MappingMigrationManager(
                 mappingModel: mappingModel, fileName: (file as NSString).lastPathComponent, source: source, destination: store,
-                policies: policies, associationsPath: destination + "-associations")
+                policies: policies, associationsPath: destination + "-associations", batchSize: batchSize)
             try manager.run(progress: progress)
             do {
                 try store.checkpoint()

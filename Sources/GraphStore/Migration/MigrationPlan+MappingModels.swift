@@ -48,6 +48,7 @@ extension MigrationPlan {
                 let mappingModel = fitting.mappingModel
             else { continue }
             plan.steps[index].mappingModel = fitting.path
+            plan.steps[index].entityMappings = mappingModel.entityMappings
             guard let source = versions?.version(named: step.source)?.model ?? mappingModel.sourceModel,
                 let destination = versions?.version(named: step.destination)?.model ?? mappingModel.destinationModel
             else { continue }

@@ -264,6 +264,8 @@ public struct MigrationStep: Sendable, Hashable {
     public var skipped: [String]
     /// The mapping model that fits the step, when one does (see ``MigrationPlan/using(_:)``).
     public var mappingModel: String? = nil
+    /// The entity mappings of that mapping model, in the order they run.
+    public var entityMappings: [MappingModel.EntityMapping] = []
 }
 
 extension InferredMapping {

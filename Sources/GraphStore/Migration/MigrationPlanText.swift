@@ -73,13 +73,23 @@ extension MigrationPlan {
     /// How the steps were chosen, after the plan's first line's colon.
     private var routeText: String {
         switch route {
+        case .inferred where steps.first?.mappingModel != nil:
+            "1 step, by a mapping model that fits it, as Core Data runs one instead of inferring" + passedOver
         case .inferred:
             "1 step, inferred as Core Data's lightweight migration infers it" + passedOver
         case .everyVersion:
-            "\(quantity(steps.count, "step")) through every version, each inferred"
+            "\(quantity(steps.count, "step")) through every version, \(howEach)"
         case .through(let names):
-            "\(quantity(steps.count, "step")) through \(names.joined(separator: ", ")), each inferred"
+            "\(quantity(steps.count, "step")) through \(names.joined(separator: ", ")), \(howEach)"
         }
+    }
+
+    /// How the steps of a walk are made: inferred, or by the mapping models that fit them.
+    private var howEach: String {
+        let mapped = steps.indices.filter { steps[$0].mappingModel != nil }.map { String($0 + 1) }
+        if mapped.isEmpty { return "each inferred" }
+        if mapped.count == steps.count { return "each by a mapping model" }
+        return "step\(mapped.count == 1 ? "" : "s") \(mapped.joined(separator: ", ")) by mapping models, the others inferred"
     }
 
     /// The versions the one inferred step does not go through, when there are any.
@@ -100,7 +110,7 @@ extension MigrationPlan {
                 + (refusals.count > 1 || refusals.count < self.refusals.count ? "; \(quantity(self.refusals.count, "refusal")) in all" : "")
         }
         var lost: [String] = []
-        for (index, step) in steps.enumerated() {
+        for (index, step) in steps.enumerated() where step.mappingModel == nil {
             for removed in step.mapping.removedEntities where (removed.objectCount ?? 1) > 0 {
                 lost.append("the \(removed.objectCount.map { quantity($0, "object") } ?? "objects") of \(removed.name) (step \(index + 1))")
             }
@@ -115,7 +125,12 @@ extension MigrationPlan {
         let what = "Can be migrated in \(quantity(steps.count, "step"))"
         let uncertain = uncertainMatches
         let caveat = uncertain == 0 ? "" : "; \(quantity(uncertain, "rename")) rest\(uncertain == 1 ? "s" : "") on a renaming identifier that names the old name (uncertain in Core Data)"
-        return (lost.isEmpty ? "\(what); every value is kept" : "\(what); dropped: \(lost.joined(separator: ", "))") + caveat + "."
+        let mapped = steps.enumerated().compactMap { index, step in
+            step.mappingModel.map { "step \(index + 1) runs \(($0 as NSString).lastPathComponent)" }
+        }
+        let kept = mapped.isEmpty ? (lost.isEmpty ? "every value is kept" : "")
+            : mapped.joined(separator: ", ") + ", which keeps what its mappings make" + (lost.isEmpty ? "" : "; ")
+        return (lost.isEmpty ? "\(what); \(kept)" : "\(what); \(kept)dropped: \(lost.joined(separator: ", "))") + caveat + "."
     }
 
     /// The entities and properties paired by a renaming identifier that names the old
@@ -148,6 +163,7 @@ struct MigrationStepText {
             lines[0] += ": the same model to Core Data (identical version hashes); only the store's metadata changes"
             return lines
         }
+        if step.mappingModel != nil { return lines + mappingLines }
         // Entities that nothing happens to share one line.
         var unchanged: [String] = []
         for entity in mapping.entities {
@@ -164,6 +180,38 @@ struct MigrationStepText {
         }
         for note in mapping.notes { lines.append("  note: \(note)") }
         for refusal in mapping.refusals { lines.append("  refused (\(refusal.code.rawValue)): \(refusal.place): \(refusal.reason)") }
+        return lines
+    }
+
+    /// A mapping model's step: each entity mapping with its source objects, policy and the
+    /// value expressions the file writes (the others copy the property of the same name).
+    private var mappingLines: [String] {
+        var lines: [String] = []
+        for mapping in step.entityMappings {
+            let count = mapping.sourceEntity.flatMap { source in
+                step.mapping.entities.first { $0.source == source }?.objectCount
+                    ?? step.mapping.removedEntities.first { $0.name == source }?.objectCount
+            }
+            let source = mapping.sourceEntity.map { $0 + (count.map { " (\(quantity($0, "object")))" } ?? "") } ?? "nothing"
+            var head = "  \(mapping.name): \(source) → \(mapping.kind == .remove ? "removed" : mapping.destinationEntity ?? "nothing")"
+            if let filter = mapping.sourceFilter, filter != "TRUEPREDICATE" { head += " where \(filter)" }
+            if let policy = mapping.policyClassName, !policy.isEmpty { head += "; policy \(policy)" }
+            lines.append(head)
+            guard mapping.sourceEntity != nil, mapping.kind != .remove else {
+                if mapping.kind != .remove { lines.append("    makes no objects: it has no source entity") }
+                continue
+            }
+            var copied: [String] = []
+            for property in mapping.attributeMappings + mapping.relationshipMappings {
+                if let expression = property.valueExpression {
+                    lines.append("    \(property.name) = \(expression)")
+                } else {
+                    copied.append(property.name)
+                }
+            }
+            if !copied.isEmpty { lines.append("    by name: \(copied.joined(separator: ", "))") }
+        }
+        for refusal in step.mapping.refusals { lines.append("  refused (\(refusal.code.rawValue)): \(refusal.place): \(refusal.reason)") }
         return lines
     }
 
