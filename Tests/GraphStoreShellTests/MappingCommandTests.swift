@@ -53,8 +53,9 @@ import TestScratch
     /// CoreDataPlus's V2 store, its bundle copied without the mapping model beside it:
     /// inferred, SampleModel2 → SampleModel3 can be migrated (as Core Data would infer it
     /// were the mapping model not in the app); with
-    /// `--mapping V2toV3` the plan names the mapping model for the step and refuses it as
-    /// not run yet; a mapping model of another app is listed as fitting no version pair.
+    /// `--mapping V2toV3` the plan runs the mapping model for the step, and refuses it by the
+    /// policy class its mappings name, which the shell cannot have; a mapping model of
+    /// another app is listed as fitting no version pair.
     @Test func migrateNamesTheMappingModelThatFitsAStep() throws {
         let corpus = ShellFixtures.root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         let resources = corpus.appendingPathComponent("models/alemar11__CoreDataPlus/Tests/Resources/SampleModel").path
@@ -83,9 +84,34 @@ import TestScratch
 
         let other = corpus.appendingPathComponent("models/taitanxiami__GroceryDude/GroceryDude/Models/Model2Model3.xcmappingmodel").path
         let refused = shell.failure(of: "migrate --model \(bundle) --to SampleModel3 --plan --mapping \(mapping) --mapping \(other)")
-        #expect(refused == "migrate: Refused at step 1 (SampleModel2 → SampleModel3): V2toV3.xcmappingmodel: fits this step (SampleModel2 → SampleModel3), and Core Data runs a mapping model that fits instead of inferring one; GraphStore reads mapping models (.mapping) but does not run them yet (134110)")
+        #expect(refused == "migrate: Refused at step 1 (SampleModel2 → SampleModel3): V2toV3.xcmappingmodel: CarToCar: names the migration policy REPLACE_AT_RUNTIME.V2to3MakerPolicy, which is not registered (none is); a Swift policy is registered with MigrationPolicies, and the shell has none (134110); 3 refusals in all")
         let text = try shell.run("migrate --model \(bundle) --to SampleModel2 --plan --mapping \(mapping) --mapping \(other)")
         #expect(text.contains("  mapping models: V2toV3.xcmappingmodel (SampleModel2 → SampleModel3), Model2Model3.xcmappingmodel (fits no version pair: its source snapshot is no version of the bundle"), "\(text)")
         #expect(shell.failure(of: "migrate --model \(bundle) --plan --mapping /nowhere.xcmappingmodel") == "migrate: /nowhere.xcmappingmodel: no such mapping model")
+    }
+
+    /// wibosco's first store in a --write session: the one step to version 2 runs the
+    /// project's Migration1to2, whose expression `$source.color` fills `hexColor` (Core
+    /// Data's inference would drop `color` and start `hexColor` empty).
+    @Test func migrateRunsTheMappingModelThatFitsAStep() throws {
+        let corpus = ShellFixtures.root.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let source = corpus.appendingPathComponent(
+            "stores/wibosco__CoreDataMigration-Example/CoreDataMigration-ExampleTests/Resources/SQLite/CoreDataMigration_Example_1.sqlite").path
+        guard FileManager.default.fileExists(atPath: source) else {
+            #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
+            print("skipped migrateRunsTheMappingModelThatFitsAStep: ../shared/corpus is not present")
+            return
+        }
+        let bundle = corpus.appendingPathComponent(
+            "models/wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld").path
+        let store = try BrokenStores.copy(source)
+        let shell = try CapturedShell(store: store, write: true)
+        let text = try shell.run("migrate --model \(bundle) --to 'CoreDataMigration_Example 2'")
+        #expect(text.contains("1 step, by a mapping model that fits it"), "\(text)")
+        #expect(text.contains("  PostToPost: Post (1001 objects) → Post\n    hexColor = $source.color\n    by name: date, postID\n"), "\(text)")
+        #expect(text.contains("Migrated \(store) to CoreDataMigration_Example 2 in 1 step: 1001 objects."), "\(text)")
+        let colored = try shell.run("fetch Post where hexColor == '6343E2' select postID")
+        let empty = try shell.run("count Post where hexColor == nil")
+        #expect(colored.contains("F3848AF4-92F0-45B1-9748-51782253BEC0") && empty.contains("| 0 "), "\(colored) \(empty)")
     }
 }

@@ -30,8 +30,12 @@ enum MigrateCommand {
             around the bundle (from the folder holding an .xcodeproj, Package.swift or .git, up to three folders \
             above the bundle), and any given with --mapping FILE (repeatable); the plan lists each with the \
             versions its snapshots are, or why it fits none. Core Data runs a mapping model that fits a step \
-            instead of inferring the step; GraphStore reads mapping models (.mapping shows one) but does not \
-            run them yet, so such a step is refused, naming the mapping model. A step infers \
+            instead of inferring the step, and so does migrate: each entity mapping makes its objects from \
+            the source objects its filter passes, then sets their relationships, then every object is \
+            validated (.mapping shows what a mapping model does). Before anything runs, each mapping is \
+            checked against the two versions, naming the mapping, the property and what differs. A mapping \
+            that names a custom migration policy class is refused by that name: policies are Swift classes \
+            an app registers with the library (MigrationPolicies), and the shell has none. A step infers \
             entities and properties added, removed or renamed through their renaming identifier, optionality, to-one and to-many, ordering, hierarchy, and how each relationship is \
             stored. A step Core Data cannot infer is refused with its code, 134140 when a mapping model is \
             needed and 134110 when the store's objects would fail, naming the entity, the property and the \
