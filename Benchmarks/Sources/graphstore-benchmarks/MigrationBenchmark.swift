@@ -87,7 +87,7 @@ enum MigrationBenchmark {
     }
 
     /// The old store, built once: a v1 store written by GraphStore, rows inserted raw.
-    static func prepareStore(_ v1: ManagedObjectModel) throws -> String {
+    static func prepareStore(_ v1: ManagedObjectModel, count objectCount: Int = objectCount) throws -> String {
         let path = scratchPath("migration-v1-\(objectCount).sqlite")
         if let store = try? PersistentStore(path: path, model: v1), (try? store.count(of: store.mapping(for: "Word"))) == objectCount {
             return path

@@ -12,6 +12,7 @@ let all: [String: () throws -> Void] = [
     "undo": UndoBenchmark.run,
     "typed": TypedBenchmark.run,
     "migration": MigrationBenchmark.run,
+    "mapping-migration": MappingMigrationBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
@@ -22,6 +23,8 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {
         case "typed-access": try TypedBenchmark.accessChild(side: side)
         case "typed-fetch" where CommandLine.arguments.count == 5: try TypedBenchmark.fetchChild(side: side, path: CommandLine.arguments[4])
         case "fetch" where CommandLine.arguments.count == 5: try FetchBenchmark.childMain(side: side, path: CommandLine.arguments[4])
+        case "mapping-migration" where CommandLine.arguments.count == 5:
+            try MappingMigrationBenchmark.childMain(side: side, count: Int(CommandLine.arguments[4]) ?? 0)
         default: throw BenchmarkError("unknown child: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
         }
         exit(0)

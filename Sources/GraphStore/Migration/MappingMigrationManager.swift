@@ -34,10 +34,28 @@ public final class MappingMigrationManager {
     private let numbers: [String: Int]
     private var policies: [String: EntityMigrationPolicy] = [:]
     private var expressions: [String: ObjectExpression] = [:]
+    /// Each mapping's property expressions and bindings, worked out once.
+    private var preparedMappings: [String: PreparedMapping] = [:]
+    /// The object the relationship stage is at, and the source it was made from (read with
+    /// the page, so the default policy does not look it up again).
+    private var currentAssociation: (source: MigrationAssociations.Place, destination: ManagedObject)?
     /// Objects made since the last save, by mapping and source, with their temporary IDs.
     private var unsaved: [UnsavedKey: [ManagedObject]] = [:]
     private var unsavedOrder: [(UnsavedKey, ManagedObject)] = []
     private var handled = 0
+
+    /// What evaluating a mapping's expressions needs, worked out once per mapping.
+    private struct PreparedMapping {
+        struct Property {
+            var mapping: MappingModel.PropertyMapping
+            var text: String
+            var expression: ObjectExpression
+        }
+        var attributes: [Property]
+        var relationships: [Property]
+        /// `$entityMapping` and `$entityPolicy`.
+        var bindings: [String: PredicateValue]
+    }
 
     private struct UnsavedKey: Hashable {
         var mapping: Int
@@ -75,6 +93,9 @@ public final class MappingMigrationManager {
     }
 
     deinit { associations.remove() }
+
+    /// Deletes the association table's file: the run is over, succeeded or not.
+    func finish() { associations.remove() }
 
     /// The entity mappings that run: every one with a destination entity (a "remove"
     /// mapping makes nothing).
@@ -163,6 +184,9 @@ public final class MappingMigrationManager {
     /// Stage 2 for one mapping: each object it made, a page at a time.
     private func createRelationships(_ mapping: MappingModel.EntityMapping, index: Int, progress: (Int) -> Void) throws {
         let policy = policy(for: mapping)
+        // Core Data's default sets relationship mappings only: with none, and no policy of
+        // the app's, reading every object again would do nothing.
+        if type(of: policy) == EntityMigrationPolicy.self, try prepared(mapping).relationships.isEmpty { return }
         var after: Int64 = 0
         while true {
             let page = try associations.page(mapping: index, after: after, limit: batchSize)
@@ -170,6 +194,8 @@ public final class MappingMigrationManager {
             after = page.last
             for association in page.associations {
                 let destination = try destinationObject(association.destination)
+                currentAssociation = (association.source, destination)
+                defer { currentAssociation = nil }
                 do {
                     try policy.createRelationships(forDestination: destination, in: mapping, manager: self)
                 } catch {
@@ -293,10 +319,10 @@ public final class MappingMigrationManager {
     func createDefaultDestinationInstance(forSource source: ManagedObject, in mapping: MappingModel.EntityMapping) throws {
         guard let entity = mapping.destinationEntity else { return }
         let destination = try destinationContext.insert(entity)
-        for property in mapping.attributeMappings {
-            guard let text = mappingModel.valueExpression(of: property, in: mapping).expression else { continue }
-            let value = try evaluate(text, property: property, source: source, destination: destination)
-            try set(value, forAttribute: property.name, of: destination, expression: text)
+        let prepared = try prepared(mapping)
+        for property in prepared.attributes {
+            let value = try evaluate(property, bindings: prepared.bindings, source: source, destination: destination)
+            try set(value, forAttribute: property.mapping.name, of: destination, expression: property.text)
         }
         try associate(sourceInstance: source, withDestinationInstance: destination, for: mapping)
     }
@@ -304,15 +330,57 @@ public final class MappingMigrationManager {
     /// Core Data's default: each relationship mapping's value set on the object, evaluated
     /// against the object it was made from.
     func setDefaultRelationships(of destination: ManagedObject, in mapping: MappingModel.EntityMapping) throws {
-        guard let index = numbers[mapping.name] else { return }
-        let sources = try associations.sources(mapping: index, destination: try place(of: destination))
-        guard let sourcePlace = sources.first else { return }
-        let source = try sourceObject(sourcePlace)
-        for property in mapping.relationshipMappings {
-            guard let text = mappingModel.valueExpression(of: property, in: mapping).expression else { continue }
-            let value = try evaluate(text, property: property, source: source, destination: destination)
-            try set(value, forRelationship: property.name, of: destination, expression: text)
+        let prepared = try prepared(mapping)
+        guard !prepared.relationships.isEmpty, let index = numbers[mapping.name] else { return }
+        let sourcePlace: MigrationAssociations.Place
+        if let current = currentAssociation, current.destination === destination {
+            sourcePlace = current.source
+        } else if let found = try associations.sources(mapping: index, destination: try place(of: destination)).first {
+            sourcePlace = found
+        } else {
+            return
         }
+        let source = try sourceObject(sourcePlace)
+        for property in prepared.relationships {
+            let value = try evaluate(property, bindings: prepared.bindings, source: source, destination: destination)
+            try set(value, forRelationship: property.mapping.name, of: destination, expression: property.text)
+        }
+    }
+
+    /// The mapping's expressions parsed and its bindings made, once.
+    private func prepared(_ mapping: MappingModel.EntityMapping) throws -> PreparedMapping {
+        if let prepared = preparedMappings[mapping.name] { return prepared }
+        let properties = { (mappings: [MappingModel.PropertyMapping]) throws -> [PreparedMapping.Property] in
+            try mappings.compactMap { property in
+                guard let text = self.mappingModel.valueExpression(of: property, in: mapping).expression else { return nil }
+                return PreparedMapping.Property(mapping: property, text: text, expression: try self.parsed(text))
+            }
+        }
+        let prepared = PreparedMapping(
+            attributes: try properties(mapping.attributeMappings), relationships: try properties(mapping.relationshipMappings),
+            bindings: bindings(for: mapping))
+        preparedMappings[mapping.name] = prepared
+        return prepared
+    }
+
+    /// `$entityMapping` and `$entityPolicy` of a mapping.
+    private func bindings(for mapping: MappingModel.EntityMapping) -> [String: PredicateValue] {
+        [
+            "entityMapping": .object(KeyValueDictionary([
+                "name": .string(mapping.name), "sourceEntityName": mapping.sourceEntity.map(PredicateValue.string) ?? .null,
+                "destinationEntityName": mapping.destinationEntity.map(PredicateValue.string) ?? .null,
+                "userInfo": .object(KeyValueDictionary(mapping.userInfo.mapValues(PredicateValue.string))),
+            ])),
+            "entityPolicy": .object(PolicyReceiver(policy: policy(for: mapping), manager: self)),
+        ]
+    }
+
+    private func evaluate(
+        _ property: PreparedMapping.Property, bindings: [String: PredicateValue], source: ManagedObject, destination: ManagedObject
+    ) throws -> PredicateValue {
+        var variables = bindings
+        variables["propertyMapping"] = .object(KeyValueDictionary(["name": .string(property.mapping.name), "valueExpression": .string(property.text)]))
+        return try evaluate(property.expression, variables: variables, source: source, destination: destination)
     }
 
     // MARK: - Value expressions
@@ -322,24 +390,21 @@ public final class MappingMigrationManager {
     public func evaluate(
         _ text: String, property: MappingModel.PropertyMapping? = nil, source: ManagedObject?, destination: ManagedObject?
     ) throws -> PredicateValue {
-        let expression = try parsed(text)
+        var variables = currentEntityMapping.map(bindings(for:)) ?? [:]
+        if let property {
+            variables["propertyMapping"] = .object(KeyValueDictionary(["name": .string(property.name), "valueExpression": .string(text)]))
+        }
+        return try evaluate(try parsed(text), variables: variables, source: source, destination: destination)
+    }
+
+    private func evaluate(
+        _ expression: ObjectExpression, variables bound: [String: PredicateValue], source: ManagedObject?, destination: ManagedObject?
+    ) throws -> PredicateValue {
         let errors = PredicateReadErrors()
-        var variables: [String: PredicateValue] = ["manager": .object(ManagerReceiver(manager: self, errors: errors))]
+        var variables = bound
+        variables["manager"] = .object(ManagerReceiver(manager: self, errors: errors))
         if let source { variables["source"] = .object(ManagedObjectValues(object: source, errors: errors)) }
         if let destination { variables["destination"] = .object(ManagedObjectValues(object: destination, errors: errors)) }
-        if let mapping = currentEntityMapping {
-            variables["entityMapping"] = .object(KeyValueDictionary([
-                "name": .string(mapping.name), "sourceEntityName": mapping.sourceEntity.map(PredicateValue.string) ?? .null,
-                "destinationEntityName": mapping.destinationEntity.map(PredicateValue.string) ?? .null,
-                "userInfo": .object(KeyValueDictionary(mapping.userInfo.mapValues(PredicateValue.string))),
-            ]))
-            variables["entityPolicy"] = .object(PolicyReceiver(policy: policy(for: mapping), manager: self))
-        }
-        if let property {
-            variables["propertyMapping"] = .object(KeyValueDictionary([
-                "name": .string(property.name), "valueExpression": .string(text),
-            ]))
-        }
         var evaluator = PredicateEvaluator(variables: variables)
         evaluator.classes = classes
         let value: PredicateValue
@@ -450,7 +515,8 @@ private struct ManagerReceiver: SelectorReceiver, @unchecked Sendable {
 /// `$entityPolicy` in a value expression: the current mapping's policy's functions.
 private struct PolicyReceiver: SelectorReceiver, @unchecked Sendable {
     let policy: EntityMigrationPolicy
-    let manager: MappingMigrationManager
+    /// Unowned: the manager keeps this receiver among its prepared bindings.
+    unowned let manager: MappingMigrationManager
 
     func value(forKey key: String) -> PredicateValue { .null }
 

@@ -32,6 +32,19 @@ public struct MappingModelCandidate: Sendable {
         return (source, destination)
     }
 
+    init(path: String, mappingModel: MappingModel? = nil, fit: MappingModelFit? = nil, problem: String? = nil) {
+        self.path = path
+        self.mappingModel = mappingModel
+        self.fit = fit
+        self.problem = problem
+    }
+
+    /// A mapping model built in Swift (or read elsewhere), fitted to `versions` by its
+    /// models; `path` names it in plans and errors.
+    public init(path: String, mappingModel: MappingModel, versions: ModelVersions) {
+        self.init(path: path, mappingModel: mappingModel, fit: MappingModelFit(mapping: mappingModel, versions: versions))
+    }
+
     /// Reads the mapping model at `path` and fits it to `versions`.
     public static func read(_ path: String, versions: ModelVersions) throws(MappingModelError) -> MappingModelCandidate {
         let file = try MappingModelFile(path: path)

@@ -458,6 +458,7 @@ extension MigrationManager {
             let manager = try MappingMigrationManager(
                 mappingModel: mappingModel, fileName: (file as NSString).lastPathComponent, source: source, destination: store,
                 policies: policies, associationsPath: destination + "-associations", batchSize: batchSize)
+            defer { manager.finish() }
             try manager.run(progress: progress)
             do {
                 try store.checkpoint()

@@ -27,6 +27,26 @@ public struct MappingModel: Sendable {
     /// The entity mappings, in the order they run.
     public var entityMappings: [EntityMapping]
 
+    /// A mapping model built in Swift: its entity mappings, and the models it maps between
+    /// (which say which versions of a bundle it fits).
+    ///
+    /// ```swift
+    /// let mapping = MappingModel(sourceModel: v1, destinationModel: v2, entityMappings: [
+    ///     .init(name: "WordToWord", sourceEntity: "Word", destinationEntity: "Word",
+    ///           attributeMappings: [.init(name: "spelling", valueExpression: "$source.text")]),
+    /// ])
+    /// ```
+    public init(
+        sourceModel: ManagedObjectModel?, destinationModel: ManagedObjectModel?, sourceModelPath: String? = nil,
+        destinationModelPath: String? = nil, entityMappings: [EntityMapping]
+    ) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.sourceModelPath = sourceModelPath
+        self.destinationModelPath = destinationModelPath
+        self.entityMappings = entityMappings
+    }
+
     /// The entity mapping with this name (`BookToBook`).
     public func entityMapping(named name: String) -> EntityMapping? {
         entityMappings.first { $0.name == name }
@@ -75,6 +95,23 @@ extension MappingModel {
         /// The destination's relationships the mapping sets.
         public var relationshipMappings: [PropertyMapping]
 
+        /// An entity mapping; its kind is worked out as Xcode's compiler does when not given.
+        public init(
+            name: String, kind: Kind? = nil, sourceEntity: String?, destinationEntity: String?, policyClassName: String? = nil,
+            sourceFilter: String? = nil, userInfo: [String: String] = [:], attributeMappings: [PropertyMapping] = [],
+            relationshipMappings: [PropertyMapping] = []
+        ) {
+            self.name = name
+            self.kind = kind ?? (sourceEntity == nil ? .add : destinationEntity == nil ? .remove : policyClassName?.isEmpty == false ? .custom : .copy)
+            self.sourceEntity = sourceEntity
+            self.destinationEntity = destinationEntity
+            self.policyClassName = policyClassName
+            self.sourceFilter = sourceFilter
+            self.userInfo = userInfo
+            self.attributeMappings = attributeMappings
+            self.relationshipMappings = relationshipMappings
+        }
+
         /// The expression that fetches the source objects, as Xcode's compiler writes it
         /// (nil for an added entity).
         public var sourceExpression: String? {
@@ -97,5 +134,13 @@ extension MappingModel {
         /// For a relationship: the entity mapping that made those destinations, when the file
         /// names one.
         public var sourceMappingName: String?
+
+        /// A property mapping; without a value expression the compiler's is used.
+        public init(name: String, valueExpression: String? = nil, sourceKeyPath: String? = nil, sourceMappingName: String? = nil) {
+            self.name = name
+            self.valueExpression = valueExpression
+            self.sourceKeyPath = sourceKeyPath
+            self.sourceMappingName = sourceMappingName
+        }
     }
 }

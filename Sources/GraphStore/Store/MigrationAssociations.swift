@@ -34,10 +34,13 @@ final class MigrationAssociations {
         do {
             connection = try Connection(path: path, mode: .create)
             // Scratch data: a crash loses nothing that matters (the run starts over), so
-            // the file is written without a journal or syncing.
+            // the file is written without a journal or syncing, and held locked by this
+            // connection alone (no lock taken and released per statement: the relationship
+            // stage reads it once per object).
             try connection.executeScript("""
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
+                PRAGMA locking_mode = EXCLUSIVE;
                 CREATE TABLE association (
                     mapping INTEGER NOT NULL,
                     source_entity INTEGER NOT NULL, source_key INTEGER NOT NULL,

@@ -99,6 +99,7 @@ extension MigrationTests {
             #expect(plan.refusals.isEmpty)
             // Batches of 4: every save lets go of the objects, and links are found on disk.
             try manager.migrate(storeAt: path, options: .init(keepsBackup: false, mappingBatchSize: 4))
+            #expect(!FileManager.default.fileExists(atPath: path + ".migrating-associations"))
 
             let store = try PersistentStore(path: path, model: try Self.v2())
             let context = ManagedObjectContext(store: store)
