@@ -57,6 +57,9 @@ final class PredicateReadErrors: @unchecked Sendable {
     func record(_ error: any Error) {
         if first == nil { first = error }
     }
+
+    /// Forgets the error, for the next evaluation.
+    func clear() { first = nil }
 }
 
 /// A managed object or object ID used as a predicate constant (`category == %@`): it

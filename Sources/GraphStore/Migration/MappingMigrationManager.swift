@@ -39,6 +39,10 @@ public final class MappingMigrationManager {
     /// The object the relationship stage is at, and the source it was made from (read with
     /// the page, so the default policy does not look it up again).
     private var currentAssociation: (source: MigrationAssociations.Place, destination: ManagedObject)?
+    /// The bindings of the default policy's evaluations, for the mapping `liveBindingsOwner`.
+    private var liveBindings: [String: PredicateValue] = [:]
+    private var liveBindingsOwner: String?
+    private let readErrors = PredicateReadErrors()
     /// Objects made since the last save, by mapping and source, with their temporary IDs.
     private var unsaved: [UnsavedKey: [ManagedObject]] = [:]
     private var unsavedOrder: [(UnsavedKey, ManagedObject)] = []
@@ -50,6 +54,8 @@ public final class MappingMigrationManager {
             var mapping: MappingModel.PropertyMapping
             var text: String
             var expression: ObjectExpression
+            /// `$propertyMapping`.
+            var binding: PredicateValue
         }
         var attributes: [Property]
         var relationships: [Property]
@@ -353,7 +359,9 @@ public final class MappingMigrationManager {
         let properties = { (mappings: [MappingModel.PropertyMapping]) throws -> [PreparedMapping.Property] in
             try mappings.compactMap { property in
                 guard let text = self.mappingModel.valueExpression(of: property, in: mapping).expression else { return nil }
-                return PreparedMapping.Property(mapping: property, text: text, expression: try self.parsed(text))
+                return PreparedMapping.Property(
+                    mapping: property, text: text, expression: try self.parsed(text),
+                    binding: .object(KeyValueDictionary(["name": .string(property.name), "valueExpression": .string(text)])))
             }
         }
         let prepared = PreparedMapping(
@@ -378,9 +386,18 @@ public final class MappingMigrationManager {
     private func evaluate(
         _ property: PreparedMapping.Property, bindings: [String: PredicateValue], source: ManagedObject, destination: ManagedObject
     ) throws -> PredicateValue {
-        var variables = bindings
-        variables["propertyMapping"] = .object(KeyValueDictionary(["name": .string(property.mapping.name), "valueExpression": .string(property.text)]))
-        return try evaluate(property.expression, variables: variables, source: source, destination: destination)
+        // One dictionary of bindings, changed in place from one object to the next (no
+        // dictionary made per value).
+        if liveBindingsOwner != currentEntityMapping?.name {
+            liveBindings = bindings
+            liveBindings["manager"] = .object(ManagerReceiver(manager: self, errors: readErrors))
+            liveBindingsOwner = currentEntityMapping?.name
+        }
+        liveBindings["propertyMapping"] = property.binding
+        liveBindings["source"] = .object(ManagedObjectValues(object: source, errors: readErrors))
+        liveBindings["destination"] = .object(ManagedObjectValues(object: destination, errors: readErrors))
+        defer { readErrors.clear() }
+        return try value(of: property.expression, variables: liveBindings, errors: readErrors)
     }
 
     // MARK: - Value expressions
@@ -405,6 +422,11 @@ public final class MappingMigrationManager {
         variables["manager"] = .object(ManagerReceiver(manager: self, errors: errors))
         if let source { variables["source"] = .object(ManagedObjectValues(object: source, errors: errors)) }
         if let destination { variables["destination"] = .object(ManagedObjectValues(object: destination, errors: errors)) }
+        return try value(of: expression, variables: variables, errors: errors)
+    }
+
+    /// The expression's value, or the first error reading an object raised.
+    private func value(of expression: ObjectExpression, variables: [String: PredicateValue], errors: PredicateReadErrors) throws -> PredicateValue {
         var evaluator = PredicateEvaluator(variables: variables)
         evaluator.classes = classes
         let value: PredicateValue
@@ -469,7 +491,8 @@ private struct MappingObjectError: Error {
 
 /// `$manager` in a value expression: answers the manager's selectors.
 private struct ManagerReceiver: SelectorReceiver, @unchecked Sendable {
-    let manager: MappingMigrationManager
+    /// Unowned: the manager keeps this receiver among its bindings.
+    unowned let manager: MappingMigrationManager
     let errors: PredicateReadErrors
 
     func value(forKey key: String) -> PredicateValue {
