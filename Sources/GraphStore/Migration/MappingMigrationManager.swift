@@ -396,7 +396,13 @@ public final class MappingMigrationManager {
         liveBindings["propertyMapping"] = property.binding
         liveBindings["source"] = .object(ManagedObjectValues(object: source, errors: readErrors))
         liveBindings["destination"] = .object(ManagedObjectValues(object: destination, errors: readErrors))
-        defer { readErrors.clear() }
+        defer {
+            // Let go of the objects: a source object still bound here could not be let go of
+            // by the fetch that streams the sources, and every one would stay in memory.
+            liveBindings["source"] = .null
+            liveBindings["destination"] = .null
+            readErrors.clear()
+        }
         return try value(of: property.expression, variables: liveBindings, errors: readErrors)
     }
 

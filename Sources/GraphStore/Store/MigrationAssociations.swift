@@ -84,28 +84,22 @@ final class MigrationAssociations {
     /// The destinations made from `source` by `mapping`, or by any mapping when nil, in the
     /// order they were made.
     func destinations(mapping: Int?, source: Place) throws(StoreError) -> [Place] {
-        try guarded("read associations") { () throws(SQLiteError) in
-            let statement = try connection.cachedStatement(mapping == nil
-                ? "SELECT destination_entity, destination_key FROM association WHERE source_entity = ?1 AND source_key = ?2 ORDER BY rowid"
-                : "SELECT destination_entity, destination_key FROM association WHERE source_entity = ?1 AND source_key = ?2 AND mapping = ?3 ORDER BY rowid")
-            statement.bind(Int64(source.entity), at: 1)
-            statement.bind(source.key, at: 2)
-            if let mapping { statement.bind(Int64(mapping), at: 3) }
-            defer { statement.reset() }
-            var places: [Place] = []
-            while try statement.step() { places.append((Int(statement.int64(0)), statement.int64(1))) }
-            return places
-        }
+        try places(mapping: mapping, of: source, reading: "destination", from: "source")
     }
 
     /// The sources `destination` was made from, by `mapping`, or by any mapping when nil.
     func sources(mapping: Int?, destination: Place) throws(StoreError) -> [Place] {
+        try places(mapping: mapping, of: destination, reading: "source", from: "destination")
+    }
+
+    /// The `reading` side of the associations whose `from` side is `place`.
+    private func places(mapping: Int?, of place: Place, reading: String, from: String) throws(StoreError) -> [Place] {
         try guarded("read associations") { () throws(SQLiteError) in
-            let statement = try connection.cachedStatement(mapping == nil
-                ? "SELECT source_entity, source_key FROM association WHERE destination_entity = ?1 AND destination_key = ?2 ORDER BY rowid"
-                : "SELECT source_entity, source_key FROM association WHERE destination_entity = ?1 AND destination_key = ?2 AND mapping = ?3 ORDER BY rowid")
-            statement.bind(Int64(destination.entity), at: 1)
-            statement.bind(destination.key, at: 2)
+            let statement = try connection.cachedStatement(
+                "SELECT \(reading)_entity, \(reading)_key FROM association WHERE \(from)_entity = ?1 AND \(from)_key = ?2"
+                    + (mapping == nil ? "" : " AND mapping = ?3") + " ORDER BY rowid")
+            statement.bind(Int64(place.entity), at: 1)
+            statement.bind(place.key, at: 2)
             if let mapping { statement.bind(Int64(mapping), at: 3) }
             defer { statement.reset() }
             var places: [Place] = []
