@@ -77,6 +77,10 @@ public struct MigrationPlan: Sendable, Hashable {
         /// framework entities account for: the migrated store does not have them (the
         /// backup keeps them).
         public var tablesNotCarried: [String] = []
+        /// The framework's own tables (persistent history's `ATRANSACTION`, `ACHANGE`, …)
+        /// when a step runs a mapping model: its new file holds what the mapping makes, not
+        /// those (the backup keeps them).
+        public var frameworkTablesNotCarried: [String] = []
     }
 
     /// Every refusal of every step.

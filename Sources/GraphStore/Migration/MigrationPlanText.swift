@@ -25,6 +25,10 @@ extension MigrationPlan {
                 let tables = store.tablesNotCarried.joined(separator: ", ")
                 lines.append("  not carried: \(store.tablesNotCarried.count == 1 ? "table" : "tables") \(tables), which the model does not describe")
             }
+            if !store.frameworkTablesNotCarried.isEmpty {
+                lines.append("  not carried: the framework's \(store.frameworkTablesNotCarried.joined(separator: ", ")) (persistent history), "
+                    + "which a mapping model's step does not copy into its new file; the backup keeps them")
+            }
         }
         lines += mappingModelLines
         if isBackward { lines.append("  \(targetVersion) comes before \(sourceVersion) in the bundle: the steps walk the versions backwards") }

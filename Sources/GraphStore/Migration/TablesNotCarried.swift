@@ -9,6 +9,7 @@ extension MigrationPlan {
     func namingTablesNotCarried(in store: PersistentStore) -> MigrationPlan {
         var plan = self
         plan.store?.tablesNotCarried = store.tablesOutsideTheModel
+        if steps.contains(where: { $0.mappingModel != nil }) { plan.store?.frameworkTablesNotCarried = store.frameworkTables }
         return plan
     }
 }

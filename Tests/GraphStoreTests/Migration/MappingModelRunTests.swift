@@ -97,6 +97,15 @@ extension MigrationTests {
             let plan = try manager.plan(forStoreAt: path)
             #expect(plan.steps.first?.mappingModel == "/built/Split.xcmappingmodel")
             #expect(plan.refusals.isEmpty)
+            // A framework table, as Core Data makes for persistent history: the mapping's new
+            // file does not hold it, and the plan says so.
+            let connection = try Connection(path: path, mode: .readWrite)
+            try connection.executeScript("""
+                CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER);
+                INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16002, 'Transaction', 0, 0);
+                """)
+            #expect(try manager.plan(forStoreAt: path).text.contains(
+                "  not carried: the framework's ATRANSACTION (persistent history), which a mapping model's step does not copy"))
             // Batches of 4: every save lets go of the objects, and links are found on disk.
             try manager.migrate(storeAt: path, options: .init(keepsBackup: false, mappingBatchSize: 4))
             #expect(!FileManager.default.fileExists(atPath: path + ".migrating-associations"))
