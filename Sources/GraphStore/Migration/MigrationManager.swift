@@ -217,6 +217,8 @@ public struct MigrationManager: Sendable {
         for (index, step) in plan.steps.enumerated() {
             let next = index == plan.steps.count - 1 ? scratch : "\(scratch)-\(index + 1)"
             StoreReplacement.remove(next)
+            // A mapping model's association table, left by a run that was killed.
+            try? FileManager.default.removeItem(atPath: next + "-associations")
             do {
                 try run(step, from: current, to: next, move: move, checksLinks: index > 0, batchSize: options.mappingBatchSize) { copied in
                     progress(Progress(
