@@ -92,6 +92,10 @@ def _sql_mutation(rng: random.Random, source: SourceStore, db: sqlite3.Connectio
     if kind == "z_super_chain":
         depth = rng.choice([100, 1000, 20000])
         top = max(entities, default=0)
+        # Numbered past the store's entities, or before them when a store numbers near the
+        # end of SQLite's integers.
+        if top > 2**63 - depth - 2:
+            top = min(entities) - depth - 2
         rows = [(top + i + 1, f"Deep{i}", top + i if i else (rng.choice(entities) if entities else 0), 0) for i in range(depth)]
         db.executemany("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)", rows)
         return f"a Z_SUPER chain {depth} entities deep"
@@ -99,7 +103,9 @@ def _sql_mutation(rng: random.Random, source: SourceStore, db: sqlite3.Connectio
         if not entities:
             raise NotApplicable
         entity = rng.choice(entities)
-        db.execute("UPDATE Z_PRIMARYKEY SET Z_SUPER = ? WHERE Z_ENT = ?", (max(entities) + 50, entity))
+        # A number no row has, within SQLite's integers (a store may number near their end).
+        missing = max(entities) + 50 if max(entities) < 2**63 - 51 else min(entities) - 50
+        db.execute("UPDATE Z_PRIMARYKEY SET Z_SUPER = ? WHERE Z_ENT = ?", (missing, entity))
         return f"Z_SUPER of entity {entity} names no entity"
     if kind == "duplicate_entity":
         if not entities:
