@@ -24,6 +24,11 @@ enum MigrationFixtures {
         return copy
     }
 
+    /// A model of one entity, `Book`, with these attributes.
+    static func book(_ attributes: AttributeDescription...) throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [EntityDescription("Book", attributes: attributes)])
+    }
+
     /// Versions named v1, v2, … of the models, the last current.
     static func versions(_ models: ManagedObjectModel...) -> ModelVersions {
         ModelVersions(path: "built", versions: models.enumerated().map { ModelVersions.Version(name: "v\($0.offset + 1)", model: $0.element) })

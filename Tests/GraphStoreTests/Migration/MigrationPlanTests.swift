@@ -9,16 +9,12 @@ extension MigrationTests {
     @Suite struct MigrationPlanTests {
         typealias F = MigrationFixtures
 
-        private func book(_ attributes: AttributeDescription...) throws -> ManagedObjectModel {
-            try ManagedObjectModel(entities: [EntityDescription("Book", attributes: attributes)])
-        }
-
         /// Core Data infers one mapping straight from the store's version to the target.
         @Test func byDefaultOneStepGoesStraightToTheTarget() throws {
             let versions = F.versions(
-                try book(AttributeDescription("title", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
+                try F.book(AttributeDescription("title", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
             let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 7])
             #expect(plan.route == .inferred && plan.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v3"])
             #expect(plan.text.hasPrefix("Migration from v1 to v3 (current): 1 step, inferred as Core Data's lightweight migration infers it, straight to the target (not through v2; migrate --walk goes through each version)\n"), "\(plan.text)")
@@ -35,9 +31,9 @@ extension MigrationTests {
 
         @Test func aWalkHasOneStepPerNeighbour() throws {
             let versions = F.versions(
-                try book(AttributeDescription("title", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
+                try F.book(AttributeDescription("title", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("author", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("author", .string), AttributeDescription("year", .integer16)))
             let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion)
             #expect(plan.targetVersion == "v3" && plan.targetIsCurrent && !plan.isBackward && !plan.isRefused)
             #expect(plan.steps.map { "\($0.source)→\($0.destination)" } == ["v1→v2", "v2→v3"])
@@ -52,7 +48,7 @@ extension MigrationTests {
         }
 
         @Test func theStoresOwnVersionNeedsNoStep() throws {
-            let versions = F.versions(try book(AttributeDescription("title", .string)))
+            let versions = F.versions(try F.book(AttributeDescription("title", .string)))
             let plan = try MigrationPlan(versions: versions, from: "v1")
             #expect(plan.steps.isEmpty && plan.outcome == "Nothing to migrate: the store is at v1.")
         }
@@ -62,9 +58,9 @@ extension MigrationTests {
         /// 2.47.0 put an attribute's identifier on its entity, which 2.46.0, identical to it,
         /// does not have).
         @Test func identicalVersionsArePassedOver() throws {
-            let v1 = try book(AttributeDescription("title", .string))
+            let v1 = try F.book(AttributeDescription("title", .string))
             let v2 = try ManagedObjectModel(entities: [F.renamed(EntityDescription("Book", attributes: [AttributeDescription("title", .string)]), from: "timeout")])
-            let v3 = try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16))
+            let v3 = try F.book(AttributeDescription("title", .string), AttributeDescription("year", .integer16))
             #expect(ModelVersions.Version(name: "v1", model: v1).versionHashes == ModelVersions.Version(name: "v2", model: v2).versionHashes)
             let versions = F.versions(v1, v2, v3)
             #expect(versions.identicalVersions(to: "v1") == ["v2"])
@@ -82,9 +78,9 @@ extension MigrationTests {
 
         @Test func oneRefusedStepRefusesThePlan() throws {
             let versions = F.versions(
-                try book(AttributeDescription("title", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
-                try book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
+                try F.book(AttributeDescription("title", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
             let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(plan.isRefused && plan.refusals.count == 1 && plan.refusals[0].place == "Book.year")
             #expect(plan.outcome.hasPrefix("Refused at step 2 (v2 → v3): Book.year: changes type from Integer 16 to String"))
@@ -99,7 +95,7 @@ extension MigrationTests {
                     EntityDescription("Book") { AttributeDescription("title", .string); AttributeDescription("author", .string) }
                     EntityDescription("Draft") { AttributeDescription("text", .string) }
                 },
-                try book(AttributeDescription("title", .string)))
+                try F.book(AttributeDescription("title", .string)))
             let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 3, "Draft": 2])
             #expect(plan.outcome == "Can be migrated in 1 step; dropped: the 2 objects of Draft (step 1), Book.author (step 1).")
             #expect(plan.text.contains("  Draft: removed, 2 objects dropped"))
@@ -107,7 +103,7 @@ extension MigrationTests {
         }
 
         @Test func missingAndUnknownVersionsAreErrors() throws {
-            let versions = F.versions(try book(AttributeDescription("title", .string)))
+            let versions = F.versions(try F.book(AttributeDescription("title", .string)))
             #expect(throws: MigrationError.unknownVersion(bundle: "built", requested: "v9", available: ["v1"])) {
                 try MigrationPlan(versions: versions, from: "v1", to: "v9")
             }
@@ -148,9 +144,9 @@ extension MigrationTests {
         @Test func theWalkNamesValuesOnlyCoreDatasOneMappingCarries() throws {
             let retagged = F.renamed(AttributeDescription("a", .string), from: "x")
             let versions = F.versions(
-                try book(AttributeDescription("a", .string)),
-                try book(retagged, AttributeDescription("c", .string)),
-                try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
+                try F.book(AttributeDescription("a", .string)),
+                try F.book(retagged, AttributeDescription("c", .string)),
+                try F.book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
             let plan = try MigrationPlan(versions: versions, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(plan.steps.count == 2 && !plan.isRefused)
             #expect(plan.valuesOnlyCoreDataCarries == ["Book.b (from a)"])
@@ -160,8 +156,8 @@ extension MigrationTests {
             #expect(straight.steps[0].mapping.entity(named: "Book")?.attributes.first { $0.name == "b" }?.source == "a")
             #expect(straight.valuesOnlyCoreDataCarries.isEmpty && straight.valuesOnlyTheWalkCarries.isEmpty)
             // A walk that agrees with the one mapping says nothing.
-            let plain = F.versions(try book(AttributeDescription("a", .string)), try book(AttributeDescription("a", .string), AttributeDescription("c", .string)),
-                try book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
+            let plain = F.versions(try F.book(AttributeDescription("a", .string)), try F.book(AttributeDescription("a", .string), AttributeDescription("c", .string)),
+                try F.book(F.renamed(AttributeDescription("b", .string), from: "a"), AttributeDescription("c", .string)))
             let agreeing = try MigrationPlan(versions: plain, from: "v1", route: .everyVersion).counted(["Book": 1])
             #expect(agreeing.valuesOnlyCoreDataCarries.isEmpty && !agreeing.text.contains("Core Data infers one mapping"))
         }
@@ -172,9 +168,9 @@ extension MigrationTests {
         /// walk would meet it.
         @Test func aMappingModelThatFitsAStepIsNamedAndRun() throws {
             let (v1, v2, v3) = (
-                try book(AttributeDescription("title", .string)),
-                try book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
-                try book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
+                try F.book(AttributeDescription("title", .string)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("year", .integer16)),
+                try F.book(AttributeDescription("title", .string), AttributeDescription("year", .string)))
             let versions = F.versions(v1, v2, v3)
             let mapping = MappingModel(sourceModel: v2, destinationModel: v3, entityMappings: [])
             let candidate = MappingModelCandidate(path: "/app/YearAsText.xcmappingmodel", mappingModel: mapping, fit: MappingModelFit(mapping: mapping, versions: versions))
@@ -188,7 +184,7 @@ extension MigrationTests {
             #expect(!straight.isRefused && straight.steps[0].mappingModel == nil)
             #expect(straight.text.contains("  mapping models: YearAsText.xcmappingmodel (v2 → v3)\n  no step of this plan is v2 → v3, so Core Data infers it without that mapping model; migrate --walk goes through each version and meets it"), "\(straight.text)")
             // A snapshot that is no version: listed with the nearest version and what differs.
-            let edited = MappingModel(sourceModel: try book(AttributeDescription("subtitle", .string)), destinationModel: v3, entityMappings: [])
+            let edited = MappingModel(sourceModel: try F.book(AttributeDescription("subtitle", .string)), destinationModel: v3, entityMappings: [])
             let stale = MigrationPlan.FoundMappingModel(MappingModelCandidate(path: "/app/Old.xcmappingmodel", mappingModel: edited, fit: MappingModelFit(mapping: edited, versions: versions)))
             #expect(stale.source == nil && stale.problem?.hasPrefix("its source snapshot is no version of the bundle (nearest v1: attribute Book.subtitle: in the mapping model's source snapshot, not in this version") == true, "\(stale.problem ?? "")")
         }
@@ -198,9 +194,9 @@ extension MigrationTests {
         /// that a walk would carry it; a whole entity renamed twice likewise.
         @Test func theOneStepNamesValuesOnlyAWalkCarries() throws {
             let versions = F.versions(
-                try book(AttributeDescription("a", .string)),
-                try book(F.renamed(AttributeDescription("b", .string), from: "a")),
-                try book(F.renamed(AttributeDescription("c", .string), from: "b")))
+                try F.book(AttributeDescription("a", .string)),
+                try F.book(F.renamed(AttributeDescription("b", .string), from: "a")),
+                try F.book(F.renamed(AttributeDescription("c", .string), from: "b")))
             let plan = try MigrationPlan(versions: versions, from: "v1").counted(["Book": 2])
             #expect(plan.steps.count == 1 && plan.steps[0].mapping.entity(named: "Book")?.attributes.first { $0.name == "c" }?.source == nil)
             #expect(plan.valuesOnlyTheWalkCarries == ["Book.c (from a)"])

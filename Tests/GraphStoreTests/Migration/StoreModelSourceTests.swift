@@ -9,14 +9,10 @@ extension MigrationTests {
     @Suite struct StoreModelSourceTests {
         typealias F = MigrationFixtures
 
-        static func book(_ attributes: AttributeDescription...) throws -> ManagedObjectModel {
-            try ManagedObjectModel(entities: [EntityDescription("Book", attributes: attributes)])
-        }
-
         @Test func theStoresOwnModelIsTheSourceWhenNoVersionFits() throws {
-            let edited = try Self.book(AttributeDescription("title", .string), AttributeDescription("isbn", .string))
-            let v1 = try Self.book(AttributeDescription("title", .string))
-            let v2 = try Self.book(AttributeDescription("title", .string), AttributeDescription("author", .string))
+            let edited = try F.book(AttributeDescription("title", .string), AttributeDescription("isbn", .string))
+            let v1 = try F.book(AttributeDescription("title", .string))
+            let v2 = try F.book(AttributeDescription("title", .string), AttributeDescription("author", .string))
             let versions = F.versions(v1, v2)
             let path = try F.store(of: edited, cache: edited)
             do {
@@ -46,9 +42,9 @@ extension MigrationTests {
 
         /// A cache whose hashes are not the store's does not describe it: no source model.
         @Test func aCacheThatIsNotTheStoresModelIsNotTaken() throws {
-            let edited = try Self.book(AttributeDescription("title", .string), AttributeDescription("isbn", .string))
-            let other = try Self.book(AttributeDescription("name", .string))
-            let versions = F.versions(try Self.book(AttributeDescription("title", .string)))
+            let edited = try F.book(AttributeDescription("title", .string), AttributeDescription("isbn", .string))
+            let other = try F.book(AttributeDescription("name", .string))
+            let versions = F.versions(try F.book(AttributeDescription("title", .string)))
             let path = try F.store(of: edited, cache: other)
             let match = try ModelVersionMatch(store: try PersistentStore(path: path), versions: versions)
             #expect(match.storeModel == nil)
