@@ -48,6 +48,7 @@ let package = Package(
         .executableTarget(name: "bookstore-example", dependencies: ["GraphStore"], path: "examples/BookStore/Sources"),
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
         .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
+        .executableTarget(name: "songbook-example", dependencies: ["GraphStore"], path: "examples/Songbook/Sources"),
         // Generates an app's classes from its .xcdatamodeld at build time (`graphstore codegen`).
         .plugin(name: "GraphStoreCodegen", capability: .buildTool(), dependencies: ["graphstore"]),
         .executableTarget(

@@ -73,13 +73,22 @@ public struct MigrationManager: Sendable {
         /// keeps objects from one call to the next must keep their names or fetch them again,
         /// not hold the objects, across a save.
         public var mappingBatchSize: Int
+        /// Whether a mapping model that only copies values runs as SQL, as an inferred step
+        /// does (the default: the same store, each object keeping its key, about as fast as
+        /// inference), rather than object by object as Core Data runs every mapping model.
+        /// See ``MigrationStep/MappingRun``.
+        public var copiesMappingModelsWithSQL: Bool
 
         /// Options; by default a real run that keeps a backup.
-        public init(keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .seconds(5), mappingBatchSize: Int = 2_000) {
+        public init(
+            keepsBackup: Bool = true, isDryRun: Bool = false, writerPatience: Duration = .seconds(5), mappingBatchSize: Int = 2_000,
+            copiesMappingModelsWithSQL: Bool = true
+        ) {
             self.keepsBackup = keepsBackup
             self.isDryRun = isDryRun
             self.writerPatience = writerPatience
             self.mappingBatchSize = max(1, mappingBatchSize)
+            self.copiesMappingModelsWithSQL = copiesMappingModelsWithSQL
         }
     }
 
@@ -220,7 +229,7 @@ public struct MigrationManager: Sendable {
             // A mapping model's association table, left by a run that was killed.
             try? FileManager.default.removeItem(atPath: next + "-associations")
             do {
-                try run(step, from: current, to: next, move: move, checksLinks: index > 0, batchSize: options.mappingBatchSize) { copied in
+                try run(step, from: current, to: next, move: move, checksLinks: index > 0, options: options) { copied in
                     progress(Progress(
                         step: index, stepCount: plan.steps.count, destination: step.destination, objectsCopied: copied,
                         objectsInStep: step.mapping.destinationCounts.values.reduce(0, +)))
@@ -286,7 +295,7 @@ public struct MigrationManager: Sendable {
     /// lose links (the first step's rows were checked by the plan, on the same file).
     private func run(
         _ step: MigrationStep, from source: String, to destination: String, move: ExternalStorageMove, checksLinks: Bool,
-        batchSize: Int, progress: (Int) -> Void
+        options: Options, progress: (Int) -> Void
     ) throws(MigrationRunError) {
         guard let from = versions.version(named: step.source), let to = versions.version(named: step.destination) else {
             throw .plan(.unknownVersion(bundle: versions.path, requested: step.source, available: versions.names))
@@ -300,14 +309,20 @@ public struct MigrationManager: Sendable {
             throw .store(error)
         }
         guard refusals.isEmpty else { throw .refused(refusals) }
+        var plan = MigrationManager.copyPlan(step.mapping)
         if let file = step.mappingModel {
-            try runMappingModel(file, from: store, to: destination, model: to.model, batchSize: batchSize, progress: progress)
-            return
+            // The one the plan fitted, as it was read then.
+            guard let mappingModel = mappingModels.first(where: { $0.path == file })?.mappingModel else {
+                throw .fileSystem(path: file, operation: "read the mapping model", reason: "it is not among the mapping models the plan read")
+            }
+            guard options.copiesMappingModelsWithSQL, let copy = MappingModelCopy(mappingModel, source: from.model, destination: to.model).plan else {
+                try runMappingModel(mappingModel, file: file, from: store, to: destination, model: to.model, batchSize: options.mappingBatchSize, progress: progress)
+                return
+            }
+            plan = copy
         }
         do {
-            try PersistentStore.createMigrated(
-                at: destination, model: to.model, from: store, plan: MigrationManager.copyPlan(step.mapping), move: move,
-                progress: progress)
+            try PersistentStore.createMigrated(at: destination, model: to.model, from: store, plan: plan, move: move, progress: progress)
         } catch {
             throw .store(error)
         }
@@ -443,13 +458,9 @@ extension MigrationManager {
     /// store of `model` at `destination`, with `source`'s metadata moved to `model`. On
     /// failure nothing is left at `destination`.
     fileprivate func runMappingModel(
-        _ file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel, batchSize: Int,
-        progress: (Int) -> Void
+        _ mappingModel: MappingModel, file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel,
+        batchSize: Int, progress: (Int) -> Void
     ) throws(MigrationRunError) {
-        // The one the plan fitted, as it was read then.
-        guard let mappingModel = mappingModels.first(where: { $0.path == file })?.mappingModel else {
-            throw .fileSystem(path: file, operation: "read the mapping model", reason: "it is not among the mapping models the plan read")
-        }
         do throws(MigrationRunError) {
             let store: PersistentStore
             do {

@@ -55,6 +55,8 @@ extension MigrationPlan {
             plan.steps[index].mapping.refusals = MappingModelCheck(
                 mappingModel: mappingModel, name: fitting.name, source: source, destination: destination, policies: policies
             ).refusals
+            let copy = MappingModelCopy(mappingModel, source: source, destination: destination)
+            plan.steps[index].mappingRun = copy.reason.map { .objectByObject(reason: $0) } ?? .copiesWithSQL
         }
         return plan
     }

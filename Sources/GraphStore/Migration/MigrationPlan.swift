@@ -270,6 +270,21 @@ public struct MigrationStep: Sendable, Hashable {
     public var mappingModel: String? = nil
     /// The entity mappings of that mapping model, in the order they run.
     public var entityMappings: [MappingModel.EntityMapping] = []
+    /// How that mapping model runs.
+    public var mappingRun: MappingRun? = nil
+
+    /// How a mapping model's step runs.
+    public enum MappingRun: Sendable, Hashable {
+        /// Every entity mapping only copies values (the default policy, no filter, each
+        /// value the source object's own attribute or the objects made from a
+        /// relationship's destinations): one `INSERT … SELECT` per entity, as an inferred
+        /// step, each object keeping its key. The store is the one the object-by-object
+        /// run makes.
+        case copiesWithSQL
+        /// Object by object, in Core Data's three stages (``MappingMigrationManager``),
+        /// for this reason (the first mapping that does more than copy).
+        case objectByObject(reason: String)
+    }
 }
 
 extension InferredMapping {

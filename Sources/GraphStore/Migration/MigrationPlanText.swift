@@ -191,6 +191,11 @@ struct MigrationStepText {
     /// value expressions the file writes (the others copy the property of the same name).
     private var mappingLines: [String] {
         var lines: [String] = []
+        switch step.mappingRun {
+        case .copiesWithSQL?: lines.append("  runs as SQL: every mapping only copies values (one INSERT … SELECT per entity, keys kept)")
+        case .objectByObject(let reason)?: lines.append("  runs object by object, as Core Data does: \(reason)")
+        case nil: break
+        }
         for mapping in step.entityMappings {
             let count = mapping.sourceEntity.flatMap { source in
                 step.mapping.entities.first { $0.source == source }?.objectCount

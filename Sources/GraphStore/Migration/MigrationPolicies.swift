@@ -37,10 +37,21 @@ public struct MigrationPolicies: Sendable {
     public var registeredNames: [String] { policies.keys.sorted() }
 
     /// Whether a policy class of this name (with or without module) is registered.
-    public func contains(policyNamed name: String) -> Bool { policies[MigrationPolicies.unqualified(name)] != nil }
+    public func contains(policyNamed name: String) -> Bool {
+        MigrationPolicies.isDefault(name) || policies[MigrationPolicies.unqualified(name)] != nil
+    }
 
     /// A new policy of the class named `name`, or nil when none is registered.
-    func policy(named name: String) -> EntityMigrationPolicy? { policies[MigrationPolicies.unqualified(name)]?() }
+    func policy(named name: String) -> EntityMigrationPolicy? {
+        MigrationPolicies.isDefault(name) ? EntityMigrationPolicy() : policies[MigrationPolicies.unqualified(name)]?()
+    }
+
+    /// Whether a mapping's policy class name is Core Data's default policy: none, or
+    /// `NSEntityMigrationPolicy` itself, which a mapping model may name.
+    static func isDefault(_ name: String?) -> Bool {
+        guard let name, !name.isEmpty else { return true }
+        return unqualified(name) == "NSEntityMigrationPolicy"
+    }
 
     /// The registered function classes as `CAST('Name', 'Class')` finds them.
     var classValues: [String: PredicateValue] {

@@ -26,6 +26,9 @@ struct StoreCopyPlan {
     }
 
     var entities: [Entity]
+    /// Whether the framework's tables (persistent history) come along. A mapping model's
+    /// step does not carry them (Core Data's mapping model makes a new store).
+    var carriesFrameworkTables = true
 
     /// Source entity name → the destination entity its objects become.
     var destinationNames: [String: String] {
@@ -69,7 +72,9 @@ extension PersistentStore {
                     try connection.prepare(sql).execute(values)
                 }
                 try setKeyCounters(plan, source: source)
-                try copyFrameworkTables(of: source) { entityNumberTranslation($0, source: source, names: plan.destinationNames) }
+                if plan.carriesFrameworkTables {
+                    try copyFrameworkTables(of: source) { entityNumberTranslation($0, source: source, names: plan.destinationNames) }
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// Compiles Swift files against the built GraphStore module, in Swift 6 mode with warnings
 /// as errors, as far as SIL (where strict concurrency's data-race checks run), writing
@@ -11,6 +12,8 @@ enum SwiftCompiler {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-emit-sil", "-wmo", "-module-name", "App", "-o", "/dev/null", "-swift-version", "6", "-warnings-as-errors", "-I", modules,
             "-Xcc", "-fmodule-map-file=\(root)/Sources/CSQLite/module.modulemap", "-Xcc", "-fmodule-map-file=\(root)/Sources/CZlib/module.modulemap"] + sources
+        // swiftc writes its dependency and diagnostic files beside the working directory.
+        process.currentDirectoryURL = try ScratchDirectory.make("swiftc")
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
