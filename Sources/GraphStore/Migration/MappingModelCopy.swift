@@ -145,8 +145,7 @@ struct MappingModelCopy {
                 throw Refusal("\(place): a to-many without an inverse is not stored in a way GraphStore reads")
             }
             // The objects the relationship can hold, and the mappings that make theirs.
-            let reachable = [old.destination] + descendants(of: old.destination, in: source)
-            for entity in reachable {
+            for entity in source.selfAndDescendants(of: old.destination).map(\.name) {
                 let makers = running.filter { $0.sourceEntity == entity && (maker == nil || $0.name == maker) }
                 guard let made = makers.first?.destinationEntity else {
                     throw Refusal("\(place): no mapping \(maker.map { "named \($0) " } ?? "")makes objects from \(entity), so its links are dropped")
@@ -156,10 +155,6 @@ struct MappingModelCopy {
                 }
             }
             return name
-        }
-
-        private func descendants(of name: String, in model: ManagedObjectModel) -> [String] {
-            model.subentities(of: name).flatMap { [$0.name] + descendants(of: $0.name, in: model) }
         }
 
         /// The object-by-object run sets a relationship's inverse along with it, so where a
