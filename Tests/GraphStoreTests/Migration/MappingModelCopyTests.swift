@@ -11,22 +11,29 @@ extension MigrationTests {
     struct MappingModelCopyTests {
         typealias F = MigrationFixtures
 
+        /// Book's relationships, the same in both versions.
+        static let bookRelationships = [
+            RelationshipDescription("author", to: "Author", inverse: "books"),
+            RelationshipDescription("tags", to: "Tag", inverse: "books", toMany: true),
+            RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true),
+        ]
+
+        /// The entities both versions have as they are.
+        static let unchanged = [
+            EntityDescription("Tag", attributes: [AttributeDescription("label", .string)],
+                relationships: [RelationshipDescription("books", to: "Book", inverse: "tags", toMany: true)]),
+            EntityDescription("Page", attributes: [AttributeDescription("number", .integer32)],
+                relationships: [RelationshipDescription("book", to: "Book", inverse: "pages")]),
+            EntityDescription("Plate", parent: "Page", attributes: [AttributeDescription("caption", .string)]),
+        ]
+
         static func v1() throws -> ManagedObjectModel {
             try ManagedObjectModel(entities: [
                 EntityDescription("Author", attributes: [AttributeDescription("name", .string), AttributeDescription("born", .integer16)],
                     relationships: [RelationshipDescription("books", to: "Book", inverse: "author", toMany: true)]),
                 EntityDescription("Book", attributes: [AttributeDescription("title", .string), AttributeDescription("price", .double)],
-                    relationships: [
-                        RelationshipDescription("author", to: "Author", inverse: "books"),
-                        RelationshipDescription("tags", to: "Tag", inverse: "books", toMany: true),
-                        RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true),
-                    ]),
-                EntityDescription("Tag", attributes: [AttributeDescription("label", .string)],
-                    relationships: [RelationshipDescription("books", to: "Book", inverse: "tags", toMany: true)]),
-                EntityDescription("Page", attributes: [AttributeDescription("number", .integer32)],
-                    relationships: [RelationshipDescription("book", to: "Book", inverse: "pages")]),
-                EntityDescription("Plate", parent: "Page", attributes: [AttributeDescription("caption", .string)]),
-            ])
+                    relationships: bookRelationships),
+            ] + unchanged)
         }
 
         /// `title` becomes `name` (by the mapping, not a renaming identifier), `rating` is new
@@ -38,17 +45,8 @@ extension MigrationTests {
                 EntityDescription("Book", attributes: [
                     AttributeDescription("name", .string), AttributeDescription("price", .double),
                     AttributeDescription("rating", .integer16, default: .integer(3)),
-                ], relationships: [
-                    RelationshipDescription("author", to: "Author", inverse: "books"),
-                    RelationshipDescription("tags", to: "Tag", inverse: "books", toMany: true),
-                    RelationshipDescription("pages", to: "Page", inverse: "book", toMany: true, ordered: true),
-                ]),
-                EntityDescription("Tag", attributes: [AttributeDescription("label", .string)],
-                    relationships: [RelationshipDescription("books", to: "Book", inverse: "tags", toMany: true)]),
-                EntityDescription("Page", attributes: [AttributeDescription("number", .integer32)],
-                    relationships: [RelationshipDescription("book", to: "Book", inverse: "pages")]),
-                EntityDescription("Plate", parent: "Page", attributes: [AttributeDescription("caption", .string)]),
-            ])
+                ], relationships: bookRelationships),
+            ] + unchanged)
         }
 
         static func property(_ name: String, _ expression: String? = nil) -> MappingModel.PropertyMapping {
