@@ -193,9 +193,11 @@ public final class MappingMigrationManager {
         // Core Data's default sets relationship mappings only: with none, and no policy of
         // the app's, reading every object again would do nothing.
         if type(of: policy) == EntityMigrationPolicy.self, try prepared(mapping).relationships.isEmpty { return }
+        // Objects a policy makes and associates during this stage are not visited again.
+        let last = try associations.lastRow()
         var after: Int64 = 0
         while true {
-            let page = try associations.page(mapping: index, after: after, limit: batchSize)
+            let page = try associations.page(mapping: index, after: after, through: last, limit: batchSize)
             if page.associations.isEmpty { break }
             after = page.last
             for association in page.associations {

@@ -51,10 +51,6 @@ struct MappingModelCheck {
         guard destination.entity(named: entity) != nil else {
             return found + [refusal(mapping, "its destination entity \(entity) is not in the destination version")]
         }
-        for attribute in destination.attributes(of: entity) where attribute.allowsExternalBinaryDataStorage {
-            found.append(refusal(mapping, property: attribute.name,
-                "is stored outside the store file when large (external storage); GraphStore runs mapping models into stores without it only, for now"))
-        }
         let attributes = Set(destination.attributes(of: entity).map(\.name))
         let relationships = Set(destination.relationships(of: entity).map(\.name))
         for property in mapping.attributeMappings where !attributes.contains(property.name) {

@@ -211,7 +211,7 @@ public struct MigrationManager: Sendable {
             // The migrated store is in place: the files only the old store named go (the
             // backup has its copy, unless the folder is the backup's too); a kill before
             // this leaves them as orphans, harmless.
-            for name in move.inlined { unlink(move.folder.externalDataFile(named: name)) }
+            for name in move.released { unlink(move.folder.externalDataFile(named: name)) }
         }
         move.files.forget()
         return outcome
@@ -303,7 +303,9 @@ public struct MigrationManager: Sendable {
         let store: PersistentStore
         let refusals: [MigrationRefusal]
         do {
-            store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true)
+            // A later step's source is a scratch file whose files the steps before it wrote
+            // into the migration's folder.
+            store = try PersistentStore(path: source, model: from.model, origin: .given, readOnly: true, supportFolder: move.folder)
             refusals = checksLinks && step.mappingModel == nil ? try step.rowRefusals(in: store) : []
         } catch {
             throw .store(error)
@@ -316,7 +318,9 @@ public struct MigrationManager: Sendable {
                 throw .fileSystem(path: file, operation: "read the mapping model", reason: "it is not among the mapping models the plan read")
             }
             guard options.copiesMappingModelsWithSQL, let copy = MappingModelCopy(mappingModel, source: from.model, destination: to.model).plan else {
-                try runMappingModel(mappingModel, file: file, from: store, to: destination, model: to.model, batchSize: options.mappingBatchSize, progress: progress)
+                try runMappingModel(
+                    mappingModel, file: file, from: store, to: destination, model: to.model, move: move, batchSize: options.mappingBatchSize,
+                    progress: progress)
                 return
             }
             plan = copy
@@ -457,17 +461,24 @@ extension MigrationManager {
     /// Runs a step's mapping model (``MappingMigrationManager``) from `source` into a new
     /// store of `model` at `destination`, with `source`'s metadata moved to `model`. On
     /// failure nothing is left at `destination`.
+    ///
+    /// The new store's external data files are written into the migration's folder and
+    /// belong to `move` (removed if the migration fails, kept from the backup if it does
+    /// not); each large value is written to a new file, and the files `source` named that
+    /// the new store does not go once the migrated store is in place.
     fileprivate func runMappingModel(
         _ mappingModel: MappingModel, file: String, from source: PersistentStore, to destination: String, model: ManagedObjectModel,
-        batchSize: Int, progress: (Int) -> Void
+        move: ExternalStorageMove, batchSize: Int, progress: (Int) -> Void
     ) throws(MigrationRunError) {
         do throws(MigrationRunError) {
             let store: PersistentStore
             do {
-                store = try PersistentStore.create(at: destination, model: model, metadata: StoreMetadata(migrating: source.metadata, to: model))
+                store = try PersistentStore.create(
+                    at: destination, model: model, metadata: StoreMetadata(migrating: source.metadata, to: model), supportFolder: move.folder)
             } catch {
                 throw .store(error)
             }
+            store.writesExternalData(within: move.files)
             let manager = try MappingMigrationManager(
                 mappingModel: mappingModel, fileName: (file as NSString).lastPathComponent, source: source, destination: store,
                 policies: policies, associationsPath: destination + "-associations", batchSize: batchSize)
@@ -477,6 +488,11 @@ extension MigrationManager {
                 try store.checkpoint()
             } catch {
                 throw .fileSystem(path: destination, operation: "checkpoint", reason: "\(error)")
+            }
+            do {
+                move.release(try source.referencedExternalDataFiles().subtracting(try store.referencedExternalDataFiles()))
+            } catch {
+                throw .store(error)
             }
         } catch {
             StoreReplacement.remove(destination)

@@ -20,9 +20,14 @@ final class ExternalDataFiles {
     private var written: [String] = []
     /// Files whose rows no longer reference them once the transaction commits.
     private var released: [String] = []
+    /// A span of several transactions this one's files also belong to: a migration that
+    /// saves its destination in batches (see ``ExternalStorageMove``) removes every file of
+    /// the span when it fails after some batches committed.
+    private let span: ExternalDataFiles?
 
-    init(folder: StoreSupportFolder) {
+    init(folder: StoreSupportFolder, span: ExternalDataFiles? = nil) {
         self.folder = folder
+        self.span = span
     }
 
     /// The prefix and suffix of a file being written (`.<UUID>.partial`).
@@ -64,6 +69,7 @@ final class ExternalDataFiles {
             throw error
         }
         written.append(name)
+        span?.written.append(name)
         try sync(folder.externalDataPath)
         return name
     }

@@ -108,18 +108,29 @@ final class MigrationAssociations {
         }
     }
 
-    /// Up to `limit` associations of `mapping` recorded after row `after`, with the last
-    /// row's number to continue from: the relationship stage pages through a mapping's
-    /// objects without holding them all.
-    func page(mapping: Int, after: Int64, limit: Int) throws(StoreError) -> (associations: [Association], last: Int64) {
+    /// The number of the last row recorded so far (0 when none is).
+    func lastRow() throws(StoreError) -> Int64 {
+        try guarded("read associations") { () throws(SQLiteError) in
+            let statement = try connection.cachedStatement("SELECT ifnull(max(rowid), 0) FROM association")
+            defer { statement.reset() }
+            return try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
+    /// Up to `limit` associations of `mapping` recorded after row `after` and up to row
+    /// `through`, with the last row's number to continue from: the relationship stage pages
+    /// through the objects a mapping made before it began (not those a policy makes during
+    /// it) without holding them all.
+    func page(mapping: Int, after: Int64, through: Int64, limit: Int) throws(StoreError) -> (associations: [Association], last: Int64) {
         try guarded("read associations") { () throws(SQLiteError) in
             let statement = try connection.cachedStatement("""
                 SELECT rowid, source_entity, source_key, destination_entity, destination_key FROM association
-                WHERE mapping = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3
+                WHERE mapping = ?1 AND rowid > ?2 AND rowid <= ?4 ORDER BY rowid LIMIT ?3
                 """)
             statement.bind(Int64(mapping), at: 1)
             statement.bind(after, at: 2)
             statement.bind(Int64(limit), at: 3)
+            statement.bind(through, at: 4)
             defer { statement.reset() }
             var associations: [Association] = []
             var last = after

@@ -123,41 +123,68 @@ extension PersistentStore {
         }
     }
 
-    /// References of one table's external-storage columns whose files are missing, or are
-    /// not read (by name, see ``ExternalDataProblem``); adds every referenced name to
-    /// `referenced`.
-    private func externalReferenceAnomalies(_ root: EntityMapping, referenced: inout Set<String>) throws -> [StorageAnomaly] {
-        var found: [StorageAnomaly] = []
+    /// The names of the external data files the store's rows reference.
+    func referencedExternalDataFiles() throws(StoreError) -> Set<String> {
+        do {
+            var referenced = Set<String>()
+            for root in allMappings where root.superNumber == 0 {
+                try forEachExternalReference(root) { _, reference in referenced.insert(reference.name) }
+            }
+            return referenced
+        } catch let error as SQLiteError {
+            throw .sqlite(error)
+        } catch {
+            throw .fileSystemError(path: supportFolder.path, operation: "list the store's external data files", reason: "\(error)")
+        }
+    }
+
+    /// Calls `body` with each external data reference of one table's external-storage
+    /// columns (each column once, however many entities share it), column by column.
+    private func forEachExternalReference(_ root: EntityMapping, _ body: (String, ExternalDataReference) throws -> Void) throws {
         var seen = Set<String>()
         for mapping in family(of: root) {
             for attribute in mapping.attributes where attribute.allowsExternalStorage {
                 guard let column = attribute.column, seen.insert(column.uppercased()).inserted else { continue }
-                var missing = 0
-                var unreadable: [ExternalDataProblem: [String]] = [:]
                 let rows = try connection.rows("SELECT \(column) FROM \(root.table) WHERE substr(\(column), 1, 1) = x'02' AND typeof(\(column)) = 'blob'")
                 for row in rows {
                     guard case .blob(let blob) = row[0], case .deferred(let value) = ExternalBinaryData.decode(blob, as: attribute.attribute.type, in: supportFolder),
                         let reference = value.externalReference
                     else { continue }
-                    referenced.insert(reference.name)
-                    switch reference.problem() {
-                    case nil: break
-                    case .missing: missing += 1
-                    case let problem?: unreadable[problem, default: []].append(reference.name)
-                    }
+                    try body(column, reference)
                 }
-                if missing > 0 {
-                    found.append(StorageAnomaly(
-                        kind: .missingExternalFile, count: missing,
-                        message: "\(root.table).\(column): \(missing) reference\(missing == 1 ? "" : "s") to external data files missing from \(supportFolder.externalDataPath)"))
-                }
-                for (problem, names) in unreadable.sorted(by: { $0.key.description < $1.key.description }) {
-                    let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-                    let subject = names.count == 1 ? "external data file \(shown)" : "\(names.count) external data files (\(shown)) each"
-                    found.append(StorageAnomaly(
-                        kind: .unreadableExternalFile, count: names.count,
-                        message: "\(root.table).\(column): \(subject) \(problem), in \(supportFolder.externalDataPath); the value is not read"))
-                }
+            }
+        }
+    }
+
+    /// References of one table's external-storage columns whose files are missing, or are
+    /// not read (by name, see ``ExternalDataProblem``); adds every referenced name to
+    /// `referenced`.
+    private func externalReferenceAnomalies(_ root: EntityMapping, referenced: inout Set<String>) throws -> [StorageAnomaly] {
+        var found: [StorageAnomaly] = []
+        var missing: [String: Int] = [:]
+        var unreadable: [String: [ExternalDataProblem: [String]]] = [:]
+        var columns: [String] = []
+        try forEachExternalReference(root) { column, reference in
+            if !columns.contains(column) { columns.append(column) }
+            referenced.insert(reference.name)
+            switch reference.problem() {
+            case nil: break
+            case .missing: missing[column, default: 0] += 1
+            case let problem?: unreadable[column, default: [:]][problem, default: []].append(reference.name)
+            }
+        }
+        for column in columns {
+            if let count = missing[column] {
+                found.append(StorageAnomaly(
+                    kind: .missingExternalFile, count: count,
+                    message: "\(root.table).\(column): \(count) reference\(count == 1 ? "" : "s") to external data files missing from \(supportFolder.externalDataPath)"))
+            }
+            for (problem, names) in (unreadable[column] ?? [:]).sorted(by: { $0.key.description < $1.key.description }) {
+                let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+                let subject = names.count == 1 ? "external data file \(shown)" : "\(names.count) external data files (\(shown)) each"
+                found.append(StorageAnomaly(
+                    kind: .unreadableExternalFile, count: names.count,
+                    message: "\(root.table).\(column): \(subject) \(problem), in \(supportFolder.externalDataPath); the value is not read"))
             }
         }
         return found

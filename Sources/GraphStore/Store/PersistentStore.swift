@@ -123,6 +123,13 @@ public final class PersistentStore {
     }
     private let externalFilesCell = UncheckedCell<ExternalDataFiles?>(nil)
 
+    /// Makes the files this store's transactions write belong to `span` as well, so that a
+    /// migration writing this store in batches can remove them all if it fails; the store
+    /// must have been opened with `span`'s folder as its support folder.
+    func writesExternalData(within span: ExternalDataFiles) {
+        externalFilesCell.value = ExternalDataFiles(folder: supportFolder, span: span)
+    }
+
     /// The size above which a value of an attribute that allows external storage is written
     /// to a file of the support folder rather than inline: 128 KiB. Core Data decides per
     /// value and documents no number; 128 KiB is the most recent measured figure (see
@@ -374,8 +381,11 @@ public final class PersistentStore {
         try create(at: path, model: model, metadata: StoreMetadata(newStoreFor: model))
     }
 
-    /// Creates a new, empty store with this metadata (a migration keeps the store's UUID).
-    static func create(at path: String, model: ManagedObjectModel, metadata: StoreMetadata) throws(StoreError) -> PersistentStore {
+    /// Creates a new, empty store with this metadata (a migration keeps the store's UUID),
+    /// whose external data files are in `supportFolder` (nil: beside it).
+    static func create(
+        at path: String, model: ManagedObjectModel, metadata: StoreMetadata, supportFolder: StoreSupportFolder? = nil
+    ) throws(StoreError) -> PersistentStore {
         guard !FileManager.default.fileExists(atPath: path) else { throw .alreadyExists(path: path) }
         var numbers: [String: Int] = [:]
         for (i, entity) in model.entitiesInNumberingOrder.enumerated() { numbers[entity.name] = i + 1 }
@@ -408,7 +418,7 @@ public final class PersistentStore {
             try? FileManager.default.removeItem(atPath: path)
             throw .malformedStore(path: path, reason: "\(error)")
         }
-        return try PersistentStore(path: path, model: model, readOnly: false)
+        return try PersistentStore(path: path, model: model, origin: .given, readOnly: false, supportFolder: supportFolder)
     }
 
     // MARK: - Entities

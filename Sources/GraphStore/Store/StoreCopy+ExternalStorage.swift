@@ -1,8 +1,10 @@
 import Foundation
 
-/// The external data files of a migration whose model changes "Allows External Storage":
-/// the folder the migrated store's files are read from and written to, the files written
-/// for it, and the files whose values it brought back into the table.
+/// The external data files of a migration whose model changes "Allows External Storage",
+/// or whose mapping model writes values of such attributes: the folder the migrated
+/// store's files are read from and written to, the files written for it, and the files it
+/// no longer names (values brought back into the table, or copied into new files by a
+/// mapping model's step).
 ///
 /// In a real run the folder is the original store's own (the migrated file takes the
 /// original's name, and so its folder): files written for the new store sit there beside
@@ -13,9 +15,9 @@ import Foundation
 final class ExternalStorageMove {
     /// Writes the new store's files, synced before the rows that name them are committed.
     let files: ExternalDataFiles
-    /// Files whose values were brought back into the table: the migrated store does not
-    /// name them.
-    private(set) var inlined: Set<String> = []
+    /// Files the migrated store does not name: values brought back into the table, or
+    /// named only by the store a mapping model's step read.
+    private(set) var released: Set<String> = []
 
     /// Rows read and rewritten per transaction: each holds one value, which may be large.
     static let batchSize = 16
@@ -28,6 +30,12 @@ final class ExternalStorageMove {
 
     /// The names of the files written for the migrated store.
     var written: [String] { files.writtenNames }
+
+    /// Files a step's source named and its destination does not: they go once the migrated
+    /// store is in place.
+    func release(_ names: Set<String>) {
+        released.formUnion(names)
+    }
 
     /// A blob of an attribute that did not allow external storage, as a save of the new
     /// model writes it: a value above ``PersistentStore/externalDataThreshold`` to a new
@@ -52,7 +60,7 @@ final class ExternalStorageMove {
             }
             switch reference.contents() {
             case .success(let bytes):
-                inlined.insert(reference.name)
+                released.insert(reference.name)
                 return bytes
             case .failure(.missing):
                 throw .externalDataMissing(entity: entity, primaryKey: primaryKey, key: key, file: reference.path)

@@ -1,19 +1,21 @@
 import Foundation
 import GraphStore
 
-/// `migrate --model BUNDLE [--to VERSION] [--walk | --through VERSIONS] [--plan | --dry-run]
-/// [--no-backup]`: the plan of the open store's migration to a version of a model bundle,
+/// `migrate --model BUNDLE [--to VERSION] [--walk | --through VERSIONS] [--mapping FILE]…
+/// [--plan | --dry-run] [--no-backup] [--batch-size N]`: the plan of the open store's migration to a version of a model bundle,
 /// then (unless `--plan`) the migration itself, and a summary.
 enum MigrateCommand {
     static let target = Placeholder("VERSION")
     static let waypoints = Placeholder("VERSIONS")
     static let mappingFile = Placeholder("FILE", .file)
+    static let batchSize = Placeholder("N", .wholeNumber(from: 1))
 
     static let command = ShellCommand(
         "migrate",
         arguments: [
             .requiredOption("--model", ModelVersionsArgument.bundle), .option("--to", target), .flag("--walk"),
             .option("--through", waypoints), .repeatableOption("--mapping", mappingFile), .flag("--plan"), .flag("--dry-run"), .flag("--no-backup"),
+            .option("--batch-size", batchSize),
         ],
         summary: "migrate the store to a version of a model bundle (the current one unless --to): the plan, the run, a summary; --plan only plans, --dry-run changes nothing",
         example: "migrate --model examples/BookStore/History.xcdatamodeld --plan",
@@ -32,7 +34,11 @@ enum MigrateCommand {
             versions its snapshots are, or why it fits none. Core Data runs a mapping model that fits a step \
             instead of inferring the step, and so does migrate: each entity mapping makes its objects from \
             the source objects its filter passes, then sets their relationships, then every object is \
-            validated (.mapping shows what a mapping model does). Before anything runs, each mapping is \
+            validated (.mapping shows what a mapping model does); the new file is saved every --batch-size N \
+            objects (2000 by default) and each batch let go of, so memory stays flat however large the store. \
+            A mapping model that only copies values (the default policy, no filter, each value a source attribute \
+            of the same type or the objects another mapping made) runs as SQL instead, as an inferred step does, \
+            keeping each object's key; the plan says which way each step runs. Before anything runs, each mapping is \
             checked against the two versions, naming the mapping, the property and what differs. A mapping \
             that names a custom migration policy class is refused by that name: policies are Swift classes \
             an app registers with the library (MigrationPolicies), and the shell has none. A step infers \
@@ -128,7 +134,11 @@ enum MigrateCommand {
             // Reopening the migrated store would drop them.
             throw ShellError("migrate: \(unsaved.sentence) not saved; save or rollback first", exitCode: ExitStatus.unsavedChanges)
         }
-        let options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
+        var options = MigrationManager.Options(keepsBackup: !arguments.has("--no-backup"), isDryRun: dryRun)
+        if let size = arguments.value(of: "--batch-size") {
+            guard let size = Int(size), size >= 1 else { throw ShellError("migrate: --batch-size takes a whole number from 1, not \(size)") }
+            options.mappingBatchSize = size
+        }
         let reopened = "\(manager.versions.path)/\(plan.targetVersion).xcdatamodel"
         if !dryRun { shell.closeStore() }
         let progress = MigrationProgressLine(shell: shell)

@@ -137,6 +137,22 @@ extension MigrationTests {
             #expect(AuthorPolicy.made == 24)
         }
 
+        /// The relationship stage visits the objects a mapping made before it began: those a
+        /// policy makes and associates during it are not linked again.
+        @Test func objectsAPolicyMakesWhileLinkingAreNotLinkedAgain() throws {
+            let path = try Self.store((1...10).map { ("Book \($0)", "Ada Lovelace\($0)") })
+            let versions = F.versions(try Self.v1(), try Self.v2())
+            var mapping = Self.split(from: try Self.v1(), to: try Self.v2(), policy: "App.CoAuthorPolicy")
+            mapping.entityMappings[1].attributeMappings[1] = Self.property("lastName", #""Lovelace""#)
+            var policies = Self.policies()
+            policies.register(CoAuthorPolicy.self)
+            CoAuthorPolicy.linked = 0
+            try Self.manager(mapping, versions, policies: policies).migrate(storeAt: path, options: .init(keepsBackup: false, mappingBatchSize: 3))
+            #expect(CoAuthorPolicy.linked == 10)
+            let context = ManagedObjectContext(store: try PersistentStore(path: path, model: try Self.v2()))
+            #expect(try context.fetch("Author").count == 20)
+        }
+
         @Test func aValidationFailureNamesEveryObjectAndLeavesTheStoreAsItWas() throws {
             let path = try Self.store([("Republic", "Plato"), ("Ethics", "Baruch Spinoza"), ("Poetics", "Aristotle")])
             let before = Fixtures.fingerprint(path)
@@ -251,3 +267,22 @@ final class AuthorPolicy: EntityMigrationPolicy {
 
 /// Another registered policy, so that a refusal lists more than one.
 final class OtherPolicy: EntityMigrationPolicy {}
+
+/// A policy that, linking each author, makes a co-author from the same book and associates
+/// it under the same mapping, as a policy may during the relationship stage.
+final class CoAuthorPolicy: EntityMigrationPolicy {
+    nonisolated(unsafe) static var linked = 0
+
+    override func createRelationships(
+        forDestination destination: ManagedObject, in mapping: MappingModel.EntityMapping, manager: MappingMigrationManager
+    ) throws {
+        try super.createRelationships(forDestination: destination, in: mapping, manager: manager)
+        CoAuthorPolicy.linked += 1
+        guard try destination.get("firstName", as: String.self) != "Co",
+            let source = try manager.sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination]).first
+        else { return }
+        let coAuthor = try manager.destinationContext.insert("Author")
+        try coAuthor.set("firstName", "Co")
+        try manager.associate(sourceInstance: source, withDestinationInstance: coAuthor, for: mapping)
+    }
+}

@@ -57,7 +57,7 @@ do {
     let versions = try ModelVersions(path: bundle)
     guard let current = versions.currentVersion.flatMap(versions.version(named:)) else { exit(1) }
     let context = ManagedObjectContext(store: try PersistentStore(path: path, model: current.model))
-    for song in try context.fetch("Song").sorted(by: { (try? $0.get("title", as: String.self) ?? "") ?? "" < (try? $1.get("title", as: String.self) ?? "") ?? "" }) {
+    for song in try context.fetch(FetchRequest(entityName: "Song", sortKeys: [SortKey("title")])) {
         let title = try song.get("title", as: String.self) ?? ""
         guard let data = try song.object(forKey: "data") else {
             print("  \(title): no file")
