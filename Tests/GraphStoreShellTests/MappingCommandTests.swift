@@ -106,7 +106,9 @@ import TestScratch
             "models/wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld").path
         let store = try BrokenStores.copy(source)
         let shell = try CapturedShell(store: store, write: true)
-        let text = try shell.run("migrate --model \(bundle) --to 'CoreDataMigration_Example 2'")
+        let zero = shell.failure(of: "migrate --model \(bundle) --to 'CoreDataMigration_Example 2' --batch-size 0")
+        #expect(zero == "migrate: --batch-size N must be a whole number, at least 1, not 0", "\(zero)")
+        let text = try shell.run("migrate --model \(bundle) --to 'CoreDataMigration_Example 2' --batch-size 100")
         #expect(text.contains("1 step, by a mapping model that fits it"), "\(text)")
         #expect(text.contains("  PostToPost: Post (1001 objects) → Post\n    hexColor = $source.color\n    by name: date, postID\n"), "\(text)")
         #expect(text.contains("Migrated \(store) to CoreDataMigration_Example 2 in 1 step: 1001 objects."), "\(text)")

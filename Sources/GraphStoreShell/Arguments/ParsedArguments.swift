@@ -40,23 +40,24 @@ public struct ParsedArguments: Sendable {
         }
         guard let fit = states.first(where: matcher.canEnd) else { throw usageError }
         var bound: [String: [Int]] = [:]
-        var checked: [(Placeholder, Int)] = []
+        // Each value with what it is called in an error: an option's value by the option.
+        var checked: [(Placeholder, String, Int)] = []
         for (key, placeholder, word) in matcher.readings.all(endingAt: fit.lastReading) {
             bound[key, default: []].append(word)
-            if let placeholder { checked.append((placeholder, word)) }
+            if let placeholder { checked.append((placeholder, placeholder.name, word)) }
         }
         for flag in syntax.flags {
             switch flag {
             case .option(let option, let value), .requiredOption(let option, let value):
-                if let word = flagWords.options[option] { checked.append((value, word)) }
+                if let word = flagWords.options[option] { checked.append((value, "\(option) \(value.name)", word)) }
             case .repeatableOption(let option, let value):
-                for word in flagWords.repeatableOptions[option] ?? [] { checked.append((value, word)) }
+                for word in flagWords.repeatableOptions[option] ?? [] { checked.append((value, "\(option) \(value.name)", word)) }
             default: continue
             }
         }
-        for (placeholder, word) in checked {
+        for (placeholder, label, word) in checked {
             if let requirement = placeholder.requirement(for: words[word].text) {
-                throw ShellError("\(name): \(placeholder.name) must be \(requirement), not \(words[word].text)")
+                throw ShellError("\(name): \(label) must be \(requirement), not \(words[word].text)")
             }
         }
         self.bound = bound
