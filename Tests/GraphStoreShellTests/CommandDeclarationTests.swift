@@ -20,6 +20,11 @@ import Testing
         var placeholder: Placeholder?
         /// Whether the word is in clauses the command reads itself (`fetch`'s `limit N`).
         var inClauses = false
+        /// The option whose value the word is, if it is one (errors name it: `--depth N`).
+        var option: String? = nil
+
+        /// What an error about the word's value calls it.
+        var label: String { [option, placeholder?.name].compactMap { $0 }.joined(separator: " ") }
     }
 
     /// A value for a placeholder that the BookStore example makes sense of.
@@ -73,13 +78,13 @@ import Testing
             case .flag(let flag):
                 return taking ? [SampleWord(text: flag, literal: true)] : []
             case .option(let option, let value):
-                return taking ? [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)] : []
+                return taking ? [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value, option: option)] : []
             case .requiredFlag(let flag):
                 return [SampleWord(text: flag, literal: true)]
             case .requiredOption(let option, let value):
-                return [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
+                return [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value, option: option)]
             case .repeatableOption(let option, let value):
-                let once = [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value)]
+                let once = [SampleWord(text: option, literal: true), SampleWord(text: sample(value), literal: false, placeholder: value, option: option)]
                 return taking ? once + once : []
             case .clauses(_, let grammar):
                 return sampleLine(grammar, taking: taking, alternative: alternative).map {
@@ -164,7 +169,7 @@ import Testing
                 if let placeholder = word.placeholder, case .wholeNumber = placeholder.kind, let requirement = placeholder.requirement(for: "x") {
                     malformed[i] = "x"
                     let message = try Self.failure(([name] + malformed).joined(separator: " "))
-                    #expect(message == "\(name): \(placeholder.name) must be \(requirement), not x")
+                    #expect(message == "\(name): \(word.label) must be \(requirement), not x")
                 }
             }
         }

@@ -57,7 +57,7 @@ import Testing
         #expect(Self.failure(harness, "migrate --model \(bundle) --to Shop9 --plan")?.message.hasPrefix("migrate: \(harness.directory)/\(bundle): no version named Shop9; versions: Shop, Shop 2") == true)
         // Running needs --write (this harness is read-only); --model is required.
         #expect(Self.failure(harness, "migrate --model \(bundle)")?.message == "migrate: the store is open read-only; migrating writes it and needs --write (or use --dry-run)")
-        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] [--walk] [--through VERSIONS] [--mapping FILE …] [--plan] [--dry-run] [--no-backup]")
+        #expect(Self.failure(harness, "migrate --plan")?.message == "usage: migrate --model BUNDLE [--to VERSION] [--walk] [--through VERSIONS] [--mapping FILE …] [--plan] [--dry-run] [--no-backup] [--batch-size N]")
         // A walk or named versions instead of the one inferred step.
         let three = try Self.bundle(in: harness, [Self.book, Self.book + #"<attribute name="isbn" optional="YES" attributeType="String"/>"#,
             Self.book + #"<attribute name="isbn" optional="YES" attributeType="String"/><attribute name="year" optional="YES" attributeType="Integer 16"/>"#])

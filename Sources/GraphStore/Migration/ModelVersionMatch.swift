@@ -117,11 +117,19 @@ public struct ModelVersionMatch: Sendable {
     /// Whether a store's cached model is the model of its metadata: the hashes GraphStore
     /// computes for it are the store's, except where the computation is not verified.
     private static func describesStore(_ cached: ManagedObjectModel, hashes: [String: Data]) -> Bool {
-        guard !hashes.isEmpty else { return true }
-        let computed = cached.computedVersionHashes
-        guard Set(computed.keys) == Set(hashes.keys) else { return false }
-        let unverified = cached.unverifiedVersionHashes
-        return hashes.allSatisfy { computed[$0.key] == $0.value || unverified[$0.key] != nil }
+        hashes.isEmpty || agreement(of: hashes, with: cached.computedVersionHashes, unverified: cached.unverifiedVersionHashes) != .different
+    }
+
+    /// How a store's version hashes compare with a model's.
+    private enum HashAgreement { case same, undecided, different }
+
+    /// The same hashes; the same entities with hashes that differ only where GraphStore's
+    /// computation of the model's hash is not verified (undecided: the models must be
+    /// compared); or different.
+    private static func agreement(of hashes: [String: Data], with model: [String: Data], unverified: [String: String]) -> HashAgreement {
+        if hashes == model { return .same }
+        guard Set(hashes.keys) == Set(model.keys) else { return .different }
+        return hashes.allSatisfy { model[$0.key] == $0.value || unverified[$0.key] != nil } ? .undecided : .different
     }
 
     private static func compare(_ version: ModelVersions.Version, with facts: StoreFacts) -> Candidate {
@@ -132,16 +140,16 @@ public struct ModelVersionMatch: Sendable {
             name: version.name, isCurrent: false, fits: false, method: .versionHashes, agreeingHashes: agreeing, entityCount: entityCount,
             differences: [], identicalVersions: [], problem: nil)
         if !hashes.isEmpty {
-            if hashes == version.versionHashes {
+            switch agreement(of: hashes, with: version.versionHashes, unverified: version.unverifiedHashes) {
+            case .same:
                 candidate.fits = true
                 return candidate
-            }
-            let differing = Set(hashes.keys).union(version.versionHashes.keys).filter { hashes[$0] != version.versionHashes[$0] }
-            let undecided = Set(hashes.keys) == Set(version.versionHashes.keys) && differing.allSatisfy { version.unverifiedHashes[$0] != nil }
-            guard undecided else {
+            case .different:
                 candidate.differences = facts.cachedModel.map { ModelDifference.between(store: $0, version: version.model) }
                     ?? ModelDifference.between(storeHashes: hashes, version: version.versionHashes) + facts.tableDifferences(with: version.model)
                 return candidate
+            case .undecided:
+                break
             }
         }
         if let cached = facts.cachedModel {
