@@ -3,44 +3,77 @@
 ///
 /// Each conflict is described from the row as it is now, read inside the save's transaction
 /// (which holds the write lock, so the row cannot move again before the save ends): both
-/// versions and every attribute and to-one whose values differ. Under
-/// ``MergePolicy/overwrite`` the write is made again over the stored version.
+/// versions and every attribute and to-one whose values differ. Then, by policy: written
+/// again over the stored version (overwrite, and the merges after combining the object with
+/// the stored row), left out of the save (rollback), or kept as a failure (error).
 struct ConflictResolution {
     let policy: MergePolicy
+    /// Keeps each object's state before a merge changes it, so a failed save puts it back.
+    let restorePoint: SaveRestorePoint
     /// Conflicts the save cannot resolve: it fails with them.
     private(set) var unresolved: [MergeConflict] = []
-    /// Conflicts resolved by writing this context's version over the stored one.
-    private(set) var overwritten: [MergeConflict] = []
-    /// The stored version each overwritten update was written over (its new version is one more).
+    /// Conflicts resolved by the policy.
+    private(set) var resolved: [MergeConflict] = []
+    /// The stored version each rewritten update was written over (its new version is one more).
     private(set) var rebased: [ObjectIdentifier: Int64] = [:]
+    /// Objects whose changes the store's version replaced (rollback): read again once the
+    /// save has committed.
+    private(set) var rolledBack: [ManagedObject] = []
+    /// Objects that took stored to-ones in a merge, with their relationships' other ends
+    /// before: those ends are settled once the save has committed.
+    private(set) var merged: [(object: ManagedObject, partners: [Int: [ManagedObject]])] = []
 
-    init(policy: MergePolicy) {
+    init(policy: MergePolicy, restorePoint: SaveRestorePoint) {
         self.policy = policy
+        self.restorePoint = restorePoint
     }
 
-    /// Settles a write of `object` that found its row at another version, or gone.
-    mutating func settle(_ object: ManagedObject, isDeletion: Bool, in context: ManagedObjectContext) throws {
+    /// Settles a write of `object` that found its row at another version, or gone; returns
+    /// whether the row was written (or, for a deletion, deleted) after all.
+    mutating func settle(_ object: ManagedObject, isDeletion: Bool, in context: ManagedObjectContext) throws -> Bool {
         let conflict = try Self.describe(object, isDeletion: isDeletion, in: context)
-        guard policy == .overwrite else {
+        switch policy {
+        case .error:
             unresolved.append(conflict)
-            return
+            return false
+        case .rollback:
+            resolved.append(conflict)
+            rolledBack.append(object)
+            return false
+        case .overwrite, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
+            break
         }
         guard let stored = conflict.storedVersion else {
-            // A row already gone is deleted either way; an update has nothing left to overwrite.
-            if isDeletion { overwritten.append(conflict) } else { unresolved.append(conflict) }
-            return
+            // A row already gone is deleted either way; an update has nothing left to write over.
+            if isDeletion { resolved.append(conflict) } else { unresolved.append(conflict) }
+            return isDeletion
         }
         let key = object.objectID.primaryKey ?? 0
+        if !isDeletion, let rule = mergeRule, let row = try context.store.row(of: object.mapping, primaryKey: key) {
+            restorePoint.keep(object)
+            let partners = context.partners(of: object)
+            try context.merge(row, into: object, rule)
+            merged.append((object, partners))
+        }
         let written =
             isDeletion
             ? try context.store.deleteRow(object.mapping, primaryKey: key, checking: stored)
             : try context.writeRow(of: object, version: stored)
         guard written else {
             unresolved.append(conflict)
-            return
+            return false
         }
-        overwritten.append(conflict)
+        resolved.append(conflict)
         if !isDeletion { rebased[ObjectIdentifier(object)] = stored }
+        return true
+    }
+
+    private var mergeRule: ManagedObjectContext.PropertyMergeRule? {
+        switch policy {
+        case .mergeByPropertyObjectTrump: .localChangesWin
+        case .mergeByPropertyStoreTrump: .storeChangesWin
+        case .error, .overwrite, .rollback: nil
+        }
     }
 
     /// The conflict of `object` with its row as stored now.

@@ -316,8 +316,10 @@ open class ManagedObject {
         try setValue(value?.attributeValue, forKey: key)
     }
 
-    /// The attribute and relationship values that changed since the last save, by key.
+    /// The attribute and relationship values that changed since the last save, by key: for
+    /// an inserted object, every one it has a value for (see ``changedValues()``).
     public func changedKeys() -> [String] {
+        if isInserted { return keysWithValues }
         guard let snapshot else { return [] }
         var keys: [String] = []
         for (i, a) in mapping.attributes.enumerated() where snapshot.values[i] != values[i] {
@@ -327,6 +329,17 @@ open class ManagedObject {
             if r.relationship.isToMany ? snapshot.toMany[i] != nil : !snapshot.toOne[i].isSame(as: toOne[i]) {
                 keys.append(r.relationship.name)
             }
+        }
+        return keys
+    }
+
+    /// The properties an inserted object has a value for, in model order.
+    private var keysWithValues: [String] {
+        var keys: [String] = []
+        for (i, name) in mapping.attributeNames.enumerated() where values[i] != .value(nil) { keys.append(name) }
+        for (i, r) in mapping.relationships.enumerated() {
+            let empty = r.relationship.isToMany ? members(i).isEmpty : toOne[i].isEmpty
+            if !empty { keys.append(r.relationship.name) }
         }
         return keys
     }

@@ -65,7 +65,7 @@ extension ManagedObjectContext {
     /// The registered objects at the other end of each of `object`'s relationships that has
     /// an inverse, by relationship index (to-manys only when loaded: otherwise no change
     /// through them can be pending).
-    private func partners(of object: ManagedObject) -> [Int: [ManagedObject]] {
+    func partners(of object: ManagedObject) -> [Int: [ManagedObject]] {
         var found: [Int: [ManagedObject]] = [:]
         for (index, info) in object.mapping.relationshipInfo.enumerated() where info.inverse != nil {
             if info.isToMany {
@@ -81,7 +81,7 @@ extension ManagedObjectContext {
     /// partner before or after the reload holds `object` in its inverse exactly when the
     /// store relates them. A partner left with no difference from its committed state is
     /// no longer updated.
-    private func settle(_ before: [Int: [ManagedObject]], with object: ManagedObject) throws {
+    func settle(_ before: [Int: [ManagedObject]], with object: ManagedObject) throws {
         let after = partners(of: object)
         for (index, info) in object.mapping.relationshipInfo.enumerated() {
             guard let inverse = info.inverse else { continue }
@@ -129,7 +129,7 @@ extension ManagedObject {
     }
 
     /// Whether the object holds exactly its committed state (unordered to-manys compared as sets).
-    fileprivate var matchesSnapshot: Bool {
+    var matchesSnapshot: Bool {
         guard let snapshot else { return true }
         guard snapshot.values == values else { return false }
         for index in toOne.indices where !snapshot.toOne[index].isSame(as: toOne[index]) { return false }

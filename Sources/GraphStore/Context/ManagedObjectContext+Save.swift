@@ -44,12 +44,13 @@ extension ManagedObjectContext {
                 if validatesOnSave { try validatePendingChanges() }
                 try markReorderedMembers(restorePoint)
             }
+            let written = try writeChanges(policy, restorePoint)
             let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)
-            let written = try writeChanges(policy)
-            commit(rebased: written.rebased)
+            commit(rebased: written.conflicts.rebased)
             showDerivedValues(written.derived)
+            settleAfterMerges(written.conflicts)
             didSaveChanges?(changed)
-            return written.overwritten
+            return written.conflicts.resolved
         } catch {
             restorePoint.restore(self)
             throw error
@@ -72,25 +73,31 @@ extension ManagedObjectContext {
     /// Writes every change in one transaction. Deletes, then updates, then inserts: a unique
     /// value given up by a deleted or changed row is free again before a new row takes it
     /// (stores made with uniqueness constraints carry a UNIQUE index). Returns the conflicts
-    /// overwritten under `policy`, and the stored versions they were written over.
+    /// as `policy` settled them, and the derived values the store recomputed.
     private func writeChanges(
-        _ policy: MergePolicy
-    ) throws -> (overwritten: [MergeConflict], rebased: [ObjectIdentifier: Int64], derived: [DerivedValueChange]) {
-        var conflicts = ConflictResolution(policy: policy)
+        _ policy: MergePolicy, _ restorePoint: SaveRestorePoint
+    ) throws -> (conflicts: ConflictResolution, derived: [DerivedValueChange]) {
+        var conflicts = ConflictResolution(policy: policy, restorePoint: restorePoint)
         var derived: [DerivedValueChange] = []
         try store.transaction {
             store.discardDerivedValueReports()
             try allocateKeys()
             for object in deleted.values {
-                try deleteJoinRows(object)
-                if try !store.deleteRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, checking: object.version) {
-                    try conflicts.settle(object, isDeletion: true, in: self)
+                let key = object.objectID.primaryKey ?? 0
+                guard try store.deleteRow(object.mapping, primaryKey: key, checking: object.version) || conflicts.settle(object, isDeletion: true, in: self) else {
+                    continue
                 }
+                try deleteJoinRows(object)
             }
             for object in updated.values where try !writeRow(of: object, version: object.version) {
-                try conflicts.settle(object, isDeletion: false, in: self)
+                _ = try conflicts.settle(object, isDeletion: false, in: self)
             }
             if !conflicts.unresolved.isEmpty { throw StoreError.optimisticLockingFailure(conflicts.unresolved) }
+            // Changes the store's version replaced are not saved (the lists come back if the save fails).
+            for object in conflicts.rolledBack {
+                updated.removeValue(forKey: ObjectIdentifier(object))
+                deleted.removeValue(forKey: ObjectIdentifier(object))
+            }
             for object in inserted.values {
                 try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, from: ObjectRow(object: object, context: self))
             }
@@ -99,7 +106,21 @@ extension ManagedObjectContext {
             derived = try recomputeDerivedAttributes()
             try recordHistory()
         }
-        return (conflicts.overwritten, conflicts.rebased, derived)
+        return (conflicts, derived)
+    }
+
+    /// After the save committed: objects whose changes a rollback policy dropped show the
+    /// stored values, and the other ends of to-ones a merge took from the store agree with
+    /// them. A failure to read here does not undo the save: it is kept as a failed typed
+    /// access is (see ``AccessError``), and the next save reports it.
+    private func settleAfterMerges(_ conflicts: ConflictResolution) {
+        do {
+            for (object, partners) in conflicts.merged { try settle(partners, with: object) }
+            if !conflicts.rolledBack.isEmpty { try reload(conflicts.rolledBack) }
+        } catch {
+            let id = conflicts.rolledBack.first?.objectID ?? conflicts.merged.first?.object.objectID
+            if let id { accessErrorLog.append(AccessError(objectID: id, key: "(merge)", underlying: error)) }
+        }
     }
 
     /// Updates an object's row if its version is still `version`.

@@ -22,8 +22,12 @@ import Synchronization
 /// A save in a background context is merged into ``viewContext``, as Core Data's
 /// `automaticallyMergesChangesFromParent`: its objects that the save changed and that have no
 /// unsaved changes of their own are read again (deleted ones leave it). Objects with unsaved
-/// changes are left alone, so saving them meets the other save as a conflict
-/// (``StoreError/optimisticLockingFailure(_:)``, 133020), never overwriting it. A merge
+/// changes take the saved values of the properties they did not change and keep their own
+/// changes on top, as Core Data's merge does: saving them then writes both, property by
+/// property. A property both changed to different values keeps this context's value and
+/// stays a conflict (``StoreError/optimisticLockingFailure(_:)``, 133020) for its save,
+/// never overwriting the other save silently (Core Data's merge lets the save overwrite
+/// it; ``MergePolicy/mergeByPropertyObjectTrump`` does so on purpose). A merge
 /// that cannot read the store keeps its error as a failed typed access does (see
 /// ``AccessError``). Background contexts see the store as it is when they read it; a
 /// long-lived one may merge others' saves with ``ManagedObjectContext/mergeChanges(_:)``.
@@ -115,16 +119,28 @@ public final class PersistentContainer: Sendable {
 }
 
 extension ManagedObjectContext {
-    /// Takes in another context's save: each object of `ids` registered here without
-    /// unsaved changes is read again from the store (one whose row is gone leaves the
-    /// context). Objects with unsaved changes are left as they are; saving them meets the
-    /// other save as a conflict. Core Data's `mergeChanges(fromContextDidSave:)`.
+    /// Takes in another context's save: each object of `ids` registered here is brought up
+    /// to date. One without unsaved changes is read again from the store (one whose row is
+    /// gone leaves the context); one with unsaved changes takes the saved values of the
+    /// properties it did not change and keeps its own changes on top
+    /// (``refresh(_:mergeChanges:)`` with `mergeChanges` true), so that saving it later
+    /// combines both, property by property, as Core Data's automatic merge does. Core Data's
+    /// `mergeChanges(fromContextDidSave:)`.
+    ///
+    /// Where both changed the same property to different values, Core Data's merge keeps
+    /// this context's value and its save then writes over the other one without a word.
+    /// GraphStore keeps this context's value too, but the object goes on checking the
+    /// version it read: its save meets the other change as a conflict (133020) under the
+    /// default ``MergePolicy/error``, and ``MergePolicy/mergeByPropertyObjectTrump`` saves it
+    /// as Core Data would.
     ///
     /// ```swift
     /// try context.mergeChanges(savedIDs)      // IDs another context saved
     /// ```
     public func mergeChanges(_ ids: [ObjectID]) throws {
-        let unchanged = ids.compactMap { registered[$0] }.filter { !$0.hasChanges }
+        let registeredObjects = ids.compactMap { registered[$0] }
+        let unchanged = registeredObjects.filter { !$0.hasChanges }
         if !unchanged.isEmpty { try reload(unchanged) }
+        for object in registeredObjects where object.isUpdated { try refresh(object, mergeChanges: true, keepingCollisions: true) }
     }
 }

@@ -79,6 +79,24 @@ import TestScratch
         #expect(try reader.object(for: id).get("title", as: String.self) == "Theirs")
     }
 
+    /// The case: an unsaved edit in the view context and a background save of
+    /// another property of the same object are combined, as Core Data's automatic merge does.
+    @MainActor @Test func anUnsavedEditAndABackgroundSaveOfAnotherPropertyAreCombined() async throws {
+        let container = try PersistentContainer(path: try BrokenStores.copy(Fixtures.exampleStore), model: Fixtures.bookStoreModel())
+        let book = try #require(try container.viewContext.fetch(FetchRequest<TypedBook>(sortBy: [SortDescriptor(\.title)])).first)
+        book.price = 42
+        let id = book.objectID
+        try await container.performBackgroundTask { context in
+            try context.object(for: id).set("title", "Theirs")
+            try context.save()
+        }
+        #expect(book.title == "Theirs" && book.price == 42)
+        try container.viewContext.save()
+        let reader = ManagedObjectContext(store: try PersistentStore(path: container.path, model: container.model))
+        let stored = try reader.object(for: id)
+        #expect(try stored.get("title", as: String.self) == "Theirs" && stored.get("price", as: Double.self) == 42)
+    }
+
     @Test func concurrentBackgroundSavesLoseNoUpdate() async throws {
         let container = try await PersistentContainer(path: try BrokenStores.copy(Fixtures.exampleStore), model: Fixtures.bookStoreModel())
         let id = try await container.performBackgroundTask { context in

@@ -1,0 +1,55 @@
+/// Core Data's `refresh(_:mergeChanges:)`: an object brought up to date with the store,
+/// its unsaved changes dropped or kept on top.
+extension ManagedObjectContext {
+    /// Reads an object again from the store. With `mergeChanges` false, its unsaved changes
+    /// are dropped (``reload(_:)``). With `mergeChanges` true, the stored values are taken
+    /// for every property this context did not change, and this context's changes are kept
+    /// on top of them; the stored version becomes the one its save checks, so saving then
+    /// writes the changes over what someone else saved without a conflict, property by
+    /// property. An object whose row is gone leaves the context either way; inserted
+    /// objects, deleted ones (with `mergeChanges` true) and those of another context are
+    /// left as they are.
+    ///
+    /// ```swift
+    /// try book.set("price", 12.0)                  // unsaved
+    /// // … another context saves a new title …
+    /// try context.refresh(book, mergeChanges: true)
+    /// try book.get("title", as: String.self)       // the other context's title
+    /// try book.get("price", as: Double.self)       // 12.0, still unsaved
+    /// ```
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        try refresh(object, mergeChanges: mergeChanges, keepingCollisions: false)
+    }
+
+    /// ``refresh(_:mergeChanges:)``; with `keepingCollisions`, an object whose unsaved change
+    /// and the stored row changed one property to different values keeps checking the
+    /// version it read, so that its save meets the other change as a conflict.
+    func refresh(_ object: ManagedObject, mergeChanges: Bool, keepingCollisions: Bool) throws {
+        guard object.managedObjectContext === self, let key = object.objectID.primaryKey, !object.isDeleted || !mergeChanges else { return }
+        guard mergeChanges, object.isUpdated else {
+            try reload([object])
+            return
+        }
+        guard let row = try store.row(of: object.mapping, primaryKey: key), row.entityNumber == object.mapping.number else {
+            try reload([object])
+            return
+        }
+        let before = partners(of: object)
+        let collisions = try merge(row, into: object, .localChangesWin)
+        if collisions.isEmpty || !keepingCollisions {
+            object.version = row.version
+            if seenVersions.version(number: object.mapping.number, key: key) != nil {
+                seenVersions.record(row.version, number: object.mapping.number, key: key)
+            }
+        }
+        for index in object.mapping.toManyIndices where object.toMany[index] != nil && object.snapshot?.toMany[index] == nil {
+            // A loaded to-many this context did not change is read again.
+            object.toMany[index] = ToManySet(try loadToMany(object.mapping.relationships[index], of: key))
+        }
+        try settle(before, with: object)
+        if object.matchesSnapshot {
+            object.snapshot = nil
+            updated.removeValue(forKey: ObjectIdentifier(object))
+        }
+    }
+}
