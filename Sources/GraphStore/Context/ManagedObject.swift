@@ -63,6 +63,7 @@ open class ManagedObject {
     var snapshot: Snapshot?
     var dirtyRelationships = IndexMask()
     var lifecycle: Lifecycle = .registered
+    var eventStamp: UInt32 = 0
     var pendingKey: Int64?
     private unowned(unsafe) var context: ManagedObjectContext?
     /// The same context held weakly: it becomes nil when the context goes, so reading a
@@ -87,6 +88,9 @@ open class ManagedObject {
     @exclusivity(unchecked) var snapshot: Snapshot?
     @exclusivity(unchecked) var dirtyRelationships = IndexMask()
     @exclusivity(unchecked) var lifecycle: Lifecycle = .registered
+    /// The context's event in which the object's change was last noted for objects-did-change
+    /// (see `ManagedObjectContext+Events.swift`); beside `lifecycle`, it takes no room of its own.
+    @exclusivity(unchecked) var eventStamp: UInt32 = 0
     /// The primary key handed out during a save, before it is known to have committed.
     @exclusivity(unchecked) var pendingKey: Int64?
     /// The context, held without a reference count, for speed (an object is made for every

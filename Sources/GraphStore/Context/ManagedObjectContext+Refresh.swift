@@ -36,6 +36,7 @@ extension ManagedObjectContext {
         }
         let before = partners(of: object)
         let collisions = try merge(row, into: object, .localChangesWin)
+        noteRefreshed(object, gone: false)
         if collisions.isEmpty || !keepingCollisions {
             object.version = row.version
             if seenVersions.version(number: object.mapping.number, key: key) != nil {

@@ -39,11 +39,13 @@ extension ManagedObjectContext {
             object.dirtyRelationships = []
             object.lifecycle = .registered
             guard let row else {
+                noteRefreshed(object, gone: true)
                 registered.removeValue(forKey: object.objectID)
                 object.managedObjectContext = nil
                 gone.append(object.objectID)
                 continue
             }
+            noteRefreshed(object, gone: false)
             // The stored version is the one to check from now on, also if the object is let
             // go of and made again.
             if seenVersions.version(number: object.mapping.number, key: key) != nil {

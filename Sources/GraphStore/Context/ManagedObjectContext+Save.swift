@@ -33,6 +33,8 @@ extension ManagedObjectContext {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         // Work built on a typed read or write that failed is not saved silently.
         if let failure = accessErrorLog.failure { throw failure }
+        processPendingChanges()
+        postWillSave()
         let restorePoint = SaveRestorePoint(self)
         do {
             try watchingChanges(restorePoint) {
@@ -45,11 +47,16 @@ extension ManagedObjectContext {
                 try markReorderedMembers(restorePoint)
             }
             let written = try writeChanges(policy, restorePoint)
-            let changed = didSaveChanges == nil ? [] : updated.values.map(\.objectID) + deleted.values.map(\.objectID)
+            let saved = (inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values))
             commit(rebased: written.conflicts.rebased)
+            // What the hooks changed is saved: not a change still to announce.
+            pendingEvent = PendingEvent()
             showDerivedValues(written.derived)
             settleAfterMerges(written.conflicts)
-            didSaveChanges?(changed)
+            postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+            didSaveChanges?(
+                ObjectChanges(inserted: Set(saved.inserted.map(\.objectID)), updated: Set(saved.updated.map(\.objectID)), deleted: Set(saved.deleted.map(\.objectID))))
+            processPendingChanges()
             return written.conflicts.resolved
         } catch {
             restorePoint.restore(self)

@@ -75,6 +75,21 @@ public final class ManagedObjectContext {
     }
     /// What a save in progress changed before its commit, to put back if it fails.
     var saveRestorePoint: SaveRestorePoint?
+    /// What changed since the last objects-did-change (see `ManagedObjectContext+Events.swift`);
+    /// touched once per inserted object, no access overlapping another.
+    private let pendingEventCell = UncheckedCell(PendingEvent())
+    var pendingEvent: PendingEvent {
+        get { pendingEventCell.value }
+        _modify { yield &pendingEventCell.value }
+    }
+    /// The number of the event changes are noted in now (never 0, the stamp of an object
+    /// never noted).
+    var eventNumber: UInt32 = 1
+    /// The async sequences of ``events()``.
+    let eventStreams = ContextEventStreams()
+    /// Called with each notification (fetched-results controllers listen here).
+    var eventListeners: [(key: Int, call: (ContextEvent) -> Void)] = []
+    var nextListenerKey = 0
 
     /// What ``save()`` does when an object it writes was changed or deleted in the store
     /// since this context read it: ``MergePolicy/error`` (the default) fails with every
@@ -117,9 +132,9 @@ public final class ManagedObjectContext {
     }
     /// Called after each successful save with the temporary IDs that became permanent.
     var didSaveObservers: [([ObjectID: ObjectID]) -> Void] = []
-    /// Called after each successful save with the IDs of the stored objects it changed or
-    /// deleted, for other contexts to merge (see `Context/PersistentContainer.swift`).
-    var didSaveChanges: (([ObjectID]) -> Void)?
+    /// Called after each successful save with the IDs of the objects it inserted, changed
+    /// and deleted, for other contexts to merge (see `Context/PersistentContainer.swift`).
+    var didSaveChanges: ((ObjectChanges) -> Void)?
     /// What typed accessors could not do (see `Typed/ManagedObjectContext+AccessErrors.swift`).
     var accessErrorLog = AccessErrorLog()
     /// The classes of ``EntityObject`` registered with their related classes (see
@@ -149,6 +164,7 @@ public final class ManagedObjectContext {
     // Objects outliving the context must not point at it (see
     // ``ManagedObject/managedObjectContext``).
     deinit {
+        eventStreams.finish()
         registered.forEach { $0.detach() }
         for object in inserted.values { object.detach() }
         for object in deleted.values { object.detach() }
@@ -215,6 +231,7 @@ public final class ManagedObjectContext {
 
     private func record(_ object: ManagedObject, _ kind: ChangeKind) throws {
         guard object.managedObjectContext === self else { return }
+        noteChanged(object)
         // An inserted object is already whole and already listed: with no observer there is
         // nothing to record (the common case of seeding: every value set after insert).
         if object.lifecycle == .inserted, changeObservers.isEmpty { return }
@@ -263,6 +280,7 @@ public final class ManagedObjectContext {
         // group) leaves nothing inserted.
         for observer in changeObservers { try observer(object, .insert) }
         inserted.append(object)
+        noteInserted(object)
         object.awakeFromInsert()
     }
 
@@ -379,6 +397,7 @@ public final class ManagedObjectContext {
         for observer in changeObservers { try observer(object, .delete) }
         let wasInserted = object.isInserted
         object.lifecycle = .deleted
+        noteDeleted(object)
         if wasInserted {
             inserted.drop(object)
         } else {
@@ -420,6 +439,12 @@ public final class ManagedObjectContext {
     /// Discards every unsaved change: inserted objects go, deleted ones come back, changed
     /// ones get their saved values again.
     public func rollback() {
+        // Observers saw the changes as they were made; they now see them taken back.
+        processPendingChanges()
+        for object in inserted.values { pendingEvent.deleted[ObjectIdentifier(object)] = object }
+        for object in deleted.values { pendingEvent.inserted[ObjectIdentifier(object)] = object }
+        for object in updated.values { pendingEvent.refreshed[ObjectIdentifier(object)] = object }
+        defer { processPendingChanges() }
         // As in Core Data: what the undo stack describes no longer exists.
         installedUndoManager?.removeAllActions()
         for object in inserted.values {
@@ -447,6 +472,8 @@ public final class ManagedObjectContext {
     /// reference cycles a graph of objects forms. The versions read are forgotten too: an
     /// object read after a reset is a new read, and a save checks the version read then.
     public func reset() {
+        noteInvalidatedAll(registered.values.map(\.objectID) + inserted.values.map(\.objectID))
+        defer { processPendingChanges() }
         seenVersions.removeAll()
         installedUndoManager?.removeAllActions()
         for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {

@@ -93,11 +93,15 @@ public final class PersistentContainer: Sendable {
     /// }
     /// ```
     public func performBackgroundTask<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
-        let outcome = await Task.detached { [self] () -> (Result<T, any Error>, [ObjectID]) in
+        let outcome = await Task.detached { [self] () -> (Result<T, any Error>, ObjectChanges) in
             let context: ManagedObjectContext
-            do { context = try makeContext() } catch { return (.failure(error), []) }
-            var changed: [ObjectID] = []
-            context.didSaveChanges = { changed += $0 }
+            do { context = try makeContext() } catch { return (.failure(error), ObjectChanges()) }
+            var changed = ObjectChanges()
+            context.didSaveChanges = {
+                changed.inserted.formUnion($0.inserted)
+                changed.updated.formUnion($0.updated)
+                changed.deleted.formUnion($0.deleted)
+            }
             return (Result { try body(context) }, changed)
         }.value
         if !outcome.1.isEmpty { await mergeIntoViewContext(outcome.1) }
@@ -108,8 +112,8 @@ public final class PersistentContainer: Sendable {
         ManagedObjectContext(store: try PersistentStore(path: path, model: model, readOnly: false))
     }
 
-    @MainActor private func mergeIntoViewContext(_ changed: [ObjectID]) {
-        guard let first = changed.first else { return }
+    @MainActor private func mergeIntoViewContext(_ changed: ObjectChanges) {
+        guard let first = changed.updated.first ?? changed.deleted.first ?? changed.inserted.first else { return }
         do {
             try viewContext.mergeChanges(changed)
         } catch {
@@ -138,9 +142,40 @@ extension ManagedObjectContext {
     /// try context.mergeChanges(savedIDs)      // IDs another context saved
     /// ```
     public func mergeChanges(_ ids: [ObjectID]) throws {
-        let registeredObjects = ids.compactMap { registered[$0] }
-        let unchanged = registeredObjects.filter { !$0.hasChanges }
+        try mergeChanges(ObjectChanges(updated: Set(ids)))
+    }
+
+    /// Takes in another context's save as ``mergeChanges(_:)-([ObjectID])`` does, and
+    /// announces it: objects-did-change names the saved objects registered here (updated and
+    /// deleted ones as refreshed and deleted) and those the other context inserted, so that
+    /// observers such as a ``FetchedResultsController`` follow another context's saves.
+    /// Objects the other context inserted are named by ID only (under
+    /// `ContextNotificationKey.insertedObjectIDs`), where Core Data puts objects under
+    /// `inserted`: none is made here before something fetches it.
+    public func mergeChanges(_ changes: ObjectChanges) throws {
+        processPendingChanges()
+        defer { processPendingChanges() }
+        let saved = (changes.updated.union(changes.deleted)).compactMap { registered[$0] }
+        let unchanged = saved.filter { !$0.hasChanges }
         if !unchanged.isEmpty { try reload(unchanged) }
-        for object in registeredObjects where object.isUpdated { try refresh(object, mergeChanges: true, keepingCollisions: true) }
+        for object in saved where object.isUpdated { try refresh(object, mergeChanges: true, keepingCollisions: true) }
+        // (A relationship read again above may have made some of them already.)
+        for id in changes.inserted where id.storeUUID == store.uuid {
+            // The ID of this context's own connection, not the other context's.
+            guard let key = id.primaryKey, let mapping = store.mapping(number: id.mapping.number) else { continue }
+            pendingEvent.insertedElsewhere.insert(store.objectID(mapping, primaryKey: key))
+        }
+    }
+
+    /// Takes in another context's did-save notification: Core Data's
+    /// `mergeChanges(fromContextDidSave:)`.
+    ///
+    /// ```swift
+    /// NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectsNotification, object: other, queue: nil) { note in
+    ///     try? context.mergeChanges(fromContextDidSave: note)
+    /// }
+    /// ```
+    public func mergeChanges(fromContextDidSave notification: Notification) throws {
+        try mergeChanges(ObjectChanges(didSave: notification))
     }
 }

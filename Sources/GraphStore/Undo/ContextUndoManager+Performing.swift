@@ -51,6 +51,8 @@ extension ContextUndoManager {
         defer {
             isUndoing = false
             isRedoing = false
+            // An undo is an event of its own: observers see what it changed back.
+            context.processPendingChanges()
         }
         frames = [Frame(start: 0, automatic: false)]
         openRecords = []

@@ -1,0 +1,171 @@
+import Foundation
+import OrderedCollections
+
+/// What changed in a context since its last objects-did-change notification.
+struct PendingEvent {
+    var inserted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var refreshed: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    var invalidated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    /// The IDs of every object a reset let go of; nil without a reset.
+    var invalidatedAll: [ObjectID]?
+    /// Objects another context inserted, merged here: named by ID only (no object is made
+    /// for them before something fetches them, so that classes registered later apply).
+    var insertedElsewhere: Set<ObjectID> = []
+
+    var isEmpty: Bool {
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && invalidatedAll == nil
+            && insertedElsewhere.isEmpty
+    }
+}
+
+/// Posting the context's notifications (see `ContextNotifications.swift`).
+extension ManagedObjectContext {
+    /// Posts objects-did-change with what was inserted, updated and deleted since the last
+    /// one (and what merges and reloads refreshed), to `NotificationCenter.default` and to
+    /// every ``events()`` sequence; does nothing when nothing changed. Core Data calls it at
+    /// the end of each run-loop turn; GraphStore calls it at the start of each save, merge,
+    /// rollback and reset, and after each undo or redo. Call it where your program's own
+    /// turn ends (after handling a request, a command, a UI event) for observers such as a
+    /// ``FetchedResultsController`` to follow unsaved changes.
+    ///
+    /// ```swift
+    /// try book.set("title", "Dune")
+    /// context.processPendingChanges()     // observers see the update now
+    /// ```
+    public func processPendingChanges() {
+        let event = pendingEvent
+        pendingEvent = PendingEvent()
+        eventNumber = eventNumber == .max ? 1 : eventNumber + 1
+        guard !event.isEmpty else { return }
+        let live = { (object: ManagedObject) in object.managedObjectContext === self && !object.isDeleted }
+        var objects: [String: Set<ManagedObject>] = [:]
+        objects[ContextNotificationKey.inserted] = Set(event.inserted.values.filter(live))
+        objects[ContextNotificationKey.updated] = Set(event.updated.values.filter { live($0) && event.inserted[ObjectIdentifier($0)] == nil })
+        objects[ContextNotificationKey.deleted] = Set(event.deleted.values.filter { event.inserted[ObjectIdentifier($0)] == nil })
+        objects[ContextNotificationKey.refreshed] = Set(event.refreshed.values.filter(live))
+        objects[ContextNotificationKey.invalidated] = Set(event.invalidated.values)
+        post(Self.objectsDidChangeNotification, objects, invalidatedAll: event.invalidatedAll, insertedElsewhere: event.insertedElsewhere, event: ContextEvent.objectsDidChange)
+    }
+
+    /// An async sequence of this context's notifications, as IDs: for code that awaits
+    /// changes rather than observing `NotificationCenter`. The sequence ends when the
+    /// context goes away.
+    ///
+    /// ```swift
+    /// for await event in context.events() {
+    ///     if case .didSave(let saved) = event { print(saved.inserted.count, "inserted") }
+    /// }
+    /// ```
+    public func events() -> AsyncStream<ContextEvent> {
+        eventStreams.make()
+    }
+
+    /// Calls `listener` with each objects-did-change, will-save and did-save of this context,
+    /// synchronously, after the notification is posted; returns the key that removes it.
+    func addEventListener(_ listener: @escaping (ContextEvent) -> Void) -> Int {
+        nextListenerKey += 1
+        eventListeners.append((nextListenerKey, listener))
+        return nextListenerKey
+    }
+
+    func removeEventListener(_ key: Int) {
+        eventListeners.removeAll { $0.key == key }
+    }
+
+    private func tellListeners(_ event: ContextEvent) {
+        // A listener may add or remove listeners: the walk is over a copy.
+        for listener in eventListeners { listener.call(event) }
+    }
+
+    /// Notes an object inserted now.
+    func noteInserted(_ object: ManagedObject) {
+        object.eventStamp = eventNumber
+        pendingEvent.inserted[ObjectIdentifier(object)] = object
+    }
+
+    /// Notes a change of an object (once per event: the stamp says it is noted already).
+    @inline(__always)
+    func noteChanged(_ object: ManagedObject) {
+        guard object.eventStamp != eventNumber else { return }
+        object.eventStamp = eventNumber
+        pendingEvent.updated[ObjectIdentifier(object)] = object
+    }
+
+    /// Notes an object deleted now; one inserted since the last event is dropped instead.
+    func noteDeleted(_ object: ManagedObject) {
+        let key = ObjectIdentifier(object)
+        pendingEvent.updated.removeValue(forKey: key)
+        if pendingEvent.inserted.removeValue(forKey: key) == nil { pendingEvent.deleted[key] = object }
+    }
+
+    /// Notes an object read again from the store (`gone`: its row is gone and it left).
+    func noteRefreshed(_ object: ManagedObject, gone: Bool) {
+        let key = ObjectIdentifier(object)
+        if gone {
+            pendingEvent.updated.removeValue(forKey: key)
+            pendingEvent.deleted[key] = object
+        } else {
+            pendingEvent.refreshed[key] = object
+        }
+    }
+
+    /// Notes that every object left the context (`ids`: theirs).
+    func noteInvalidatedAll(_ ids: [ObjectID]) {
+        pendingEvent = PendingEvent()
+        pendingEvent.invalidatedAll = ids
+    }
+
+    /// Posts will-save.
+    func postWillSave() {
+        NotificationCenter.default.post(name: Self.willSaveObjectsNotification, object: self, userInfo: nil)
+        if !eventStreams.isEmpty { eventStreams.yield(.willSave) }
+        tellListeners(.willSave)
+    }
+
+    /// Posts did-save and did-save-object-IDs with what a save wrote.
+    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        let objects = [
+            ContextNotificationKey.inserted: Set(inserted), ContextNotificationKey.updated: Set(updated), ContextNotificationKey.deleted: Set(deleted),
+        ]
+        post(Self.didSaveObjectsNotification, objects, invalidatedAll: nil, insertedElsewhere: [], event: ContextEvent.didSave)
+        let ids: [AnyHashable: Any] = [
+            ContextNotificationKey.insertedObjectIDs: Set(inserted.map(\.objectID)),
+            ContextNotificationKey.updatedObjectIDs: Set(updated.map(\.objectID)),
+            ContextNotificationKey.deletedObjectIDs: Set(deleted.map(\.objectID)),
+        ]
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: ids)
+    }
+
+    /// Posts `name` with the non-empty sets of `objects` (and their IDs under the `…_objectIDs`
+    /// keys), and yields the same as an event.
+    private func post(
+        _ name: Notification.Name, _ objects: [String: Set<ManagedObject>], invalidatedAll: [ObjectID]?, insertedElsewhere: Set<ObjectID>,
+        event: (ObjectChanges) -> ContextEvent
+    ) {
+        var info: [AnyHashable: Any] = [:]
+        var changes = ObjectChanges(invalidatedAll: invalidatedAll != nil)
+        for (key, set) in objects where !set.isEmpty {
+            info[key] = set
+            let ids = Set(set.map(\.objectID))
+            info[key + "_objectIDs"] = ids
+            switch key {
+            case ContextNotificationKey.inserted: changes.inserted = ids
+            case ContextNotificationKey.updated: changes.updated = ids
+            case ContextNotificationKey.deleted: changes.deleted = ids
+            case ContextNotificationKey.refreshed: changes.refreshed = ids
+            default: changes.invalidated = ids
+            }
+        }
+        if !insertedElsewhere.isEmpty {
+            changes.inserted.formUnion(insertedElsewhere)
+            info[ContextNotificationKey.insertedObjectIDs] = changes.inserted
+        }
+        // Core Data's value: the IDs of every object the context let go of.
+        if let invalidatedAll { info[ContextNotificationKey.invalidatedAll] = invalidatedAll }
+        NotificationCenter.default.post(name: name, object: self, userInfo: info)
+        if !eventStreams.isEmpty { eventStreams.yield(event(changes)) }
+        tellListeners(event(changes))
+    }
+}
