@@ -50,6 +50,31 @@ extension ManagedObject {
         return committed
     }
 
+    /// The attributes and to-ones changed since the context's last objects-did-change
+    /// (``ManagedObjectContext/processPendingChanges()``), with their new values: Core Data's
+    /// `changedValuesForCurrentEvent()`, for observers that react to one event's changes.
+    /// For an object inserted in this event, its values, as ``changedValues()`` gives them;
+    /// to-manys are not compared (their changes show on the members' to-ones).
+    public func changedValuesForCurrentEvent() throws -> [String: PropertyValue] {
+        guard let context = managedObjectContext, eventStamp == context.eventNumber else { return [:] }
+        let before: (values: ValueSlots, toOne: ToOneSlots)
+        if let kept = context.pendingEvent.before[ObjectIdentifier(self)] {
+            before = kept
+        } else if let snapshot, !isInserted {
+            before = (snapshot.values, snapshot.toOne)      // first changed in this event
+        } else {
+            return try changedValues()                       // inserted in this event
+        }
+        var changed: [String: PropertyValue] = [:]
+        for (index, name) in mapping.attributeNames.enumerated() where before.values[index] != values[index] {
+            changed[name] = .attribute(try attributeValue(at: index))
+        }
+        for (index, relationship) in mapping.relationships.enumerated() where !relationship.relationship.isToMany && !before.toOne[index].isSame(as: toOne[index]) {
+            changed[relationship.relationship.name] = try currentValue(ofRelationship: index)
+        }
+        return changed
+    }
+
     /// Every attribute and relationship name, in model order.
     private var allPropertyNames: [String] {
         mapping.attributeNames + mapping.relationships.map(\.relationship.name)

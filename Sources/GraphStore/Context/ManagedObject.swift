@@ -170,6 +170,11 @@ open class ManagedObject {
     /// Called after a save that included this object.
     open func didSave() {}
 
+    /// Called when the object is deleted, before the delete rules run: its relationships
+    /// still hold their objects (Core Data's `prepareForDeletion`, for clean-up such as
+    /// updating a count on a related object).
+    open func prepareForDeletion() {}
+
     // MARK: - Validation (the checks are in `Validation/ManagedObject+Validation.swift`)
 
     /// Validates one attribute's value: the model's rules for the key (mandatory value,

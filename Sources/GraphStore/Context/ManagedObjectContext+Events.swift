@@ -10,6 +10,10 @@ struct PendingEvent {
     var invalidated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     /// The IDs of every object a reset let go of; nil without a reset.
     var invalidatedAll: [ObjectID]?
+    /// The values and to-ones of objects noted as updated, as they were before their first
+    /// change in this event, where the committed snapshot is not that state (for
+    /// ``ManagedObject/changedValuesForCurrentEvent()``).
+    var before: [ObjectIdentifier: (values: ValueSlots, toOne: ToOneSlots)] = [:]
     /// Objects another context inserted, merged here: named by ID only (no object is made
     /// for them before something fetches them, so that classes registered later apply).
     var insertedElsewhere: Set<ObjectID> = []
@@ -91,6 +95,12 @@ extension ManagedObjectContext {
         guard object.eventStamp != eventNumber else { return }
         object.eventStamp = eventNumber
         pendingEvent.updated[ObjectIdentifier(object)] = object
+        // The state before this event's first change, where the committed snapshot is not it
+        // (an object changed in an earlier event too, or inserted in one): a bulk update of
+        // saved objects keeps no second copy.
+        if object.hasData, object.snapshot != nil || object.isInserted {
+            pendingEvent.before[ObjectIdentifier(object)] = (object.values, object.toOne)
+        }
     }
 
     /// Notes an object deleted now; one inserted since the last event is dropped instead.

@@ -231,12 +231,15 @@ public final class ManagedObjectContext {
 
     private func record(_ object: ManagedObject, _ kind: ChangeKind) throws {
         guard object.managedObjectContext === self else { return }
-        noteChanged(object)
         // An inserted object is already whole and already listed: with no observer there is
         // nothing to record (the common case of seeding: every value set after insert).
-        if object.lifecycle == .inserted, changeObservers.isEmpty { return }
+        if object.lifecycle == .inserted, changeObservers.isEmpty {
+            noteChanged(object)
+            return
+        }
         // A change is written back as a whole row, so the row must be known first.
         try object.fireFault()
+        noteChanged(object)
         for observer in changeObservers { try observer(object, kind) }
         if object.lifecycle == .registered {
             object.takeSnapshotIfNeeded()
@@ -395,6 +398,7 @@ public final class ManagedObjectContext {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         try object.fireFault()
         for observer in changeObservers { try observer(object, .delete) }
+        object.prepareForDeletion()
         let wasInserted = object.isInserted
         object.lifecycle = .deleted
         noteDeleted(object)

@@ -80,3 +80,45 @@ import Testing
         #expect(try mood.committedValues(forKeys: ["country"])["country"]?.objects.map(\.objectID.primaryKey) == [1])
     }
 }
+
+/// Core Data's other change-tracking hooks: `changedValuesForCurrentEvent()` and
+/// `prepareForDeletion()`.
+@Suite struct EventChangeTrackingTests {
+    /// Keeps its category's count of books as books go (a `prepareForDeletion` as Core Data
+    /// apps write one).
+    final class CountedBook: ManagedObject {
+        override func prepareForDeletion() {
+            guard let category = try? object(forKey: "category"), let name = try? category.get("name", as: String.self) else { return }
+            try? category.set("name", name + " −1")
+        }
+    }
+
+    @Test func changedValuesForCurrentEventAreThoseSinceTheLastEvent() throws {
+        let (context, _) = try ValidationFixtures.newContext(try Fixtures.bookStoreModel())
+        let book = try context.insert("Book")
+        try book.set("title", "Dune")
+        #expect(Set(try book.changedValuesForCurrentEvent().keys) == ["title"])
+        try context.save()
+        try book.set("price", 9.0)
+        context.processPendingChanges()
+        #expect(try book.changedValuesForCurrentEvent().isEmpty)
+        try book.set("title", "Arrakis")
+        let changed = try book.changedValuesForCurrentEvent()
+        #expect(Set(changed.keys) == ["title"])
+        #expect(changed["title"]?.attributeValue == .string("Arrakis"))
+        #expect(Set(try book.changedValues().keys) == ["title", "price"])
+    }
+
+    @Test func prepareForDeletionRunsBeforeTheDeleteRules() throws {
+        let (context, _) = try ValidationFixtures.newContext(try Fixtures.bookStoreModel())
+        context.register(CountedBook.self, forEntity: "Book")
+        let fiction = try context.insert("BookCategory")
+        try fiction.set("name", "Fiction")
+        let book = try context.insert("Book")
+        try book.setObject(fiction, forKey: "category")
+        try context.save()
+        try context.delete(book)
+        #expect(try fiction.get("name", as: String.self) == "Fiction −1")
+        #expect(try fiction.objects(forKey: "books").isEmpty)
+    }
+}
