@@ -56,7 +56,7 @@ extension ManagedObject {
     /// For an object inserted in this event, its values, as ``changedValues()`` gives them;
     /// to-manys are not compared (their changes show on the members' to-ones).
     public func changedValuesForCurrentEvent() throws -> [String: PropertyValue] {
-        guard let context = managedObjectContext, eventStamp == context.eventNumber else { return [:] }
+        guard let context = managedObjectContext, eventStamp & ~ManagedObjectContext.insertedInEvent == context.eventNumber else { return [:] }
         let before: (values: ValueSlots, toOne: ToOneSlots)
         if let kept = context.pendingEvent.before[ObjectIdentifier(self)] {
             before = kept

@@ -3,7 +3,9 @@ import OrderedCollections
 
 /// What changed in a context since its last objects-did-change notification.
 struct PendingEvent {
-    var inserted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
+    /// Objects inserted in this event, appended without hashing (inserting is the hot path
+    /// of seeding); one deleted again is left out when the event is posted, by its state.
+    var inserted: [ManagedObject] = []
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var refreshed: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
@@ -41,13 +43,13 @@ extension ManagedObjectContext {
     public func processPendingChanges() {
         let event = pendingEvent
         pendingEvent = PendingEvent()
-        eventNumber = eventNumber == .max ? 1 : eventNumber + 1
+        eventNumber = eventNumber == Self.insertedInEvent - 1 ? 1 : eventNumber + 1
         guard !event.isEmpty else { return }
         let live = { (object: ManagedObject) in object.managedObjectContext === self && !object.isDeleted }
         var objects: [String: Set<ManagedObject>] = [:]
-        objects[ContextNotificationKey.inserted] = Set(event.inserted.values.filter(live))
-        objects[ContextNotificationKey.updated] = Set(event.updated.values.filter { live($0) && event.inserted[ObjectIdentifier($0)] == nil })
-        objects[ContextNotificationKey.deleted] = Set(event.deleted.values.filter { event.inserted[ObjectIdentifier($0)] == nil })
+        objects[ContextNotificationKey.inserted] = Set(event.inserted.filter { $0.isInserted && $0.managedObjectContext === self })
+        objects[ContextNotificationKey.updated] = Set(event.updated.values.filter(live))
+        objects[ContextNotificationKey.deleted] = Set(event.deleted.values)
         objects[ContextNotificationKey.refreshed] = Set(event.refreshed.values.filter(live))
         objects[ContextNotificationKey.invalidated] = Set(event.invalidated.values)
         post(Self.objectsDidChangeNotification, objects, invalidatedAll: event.invalidatedAll, insertedElsewhere: event.insertedElsewhere, event: ContextEvent.objectsDidChange)
@@ -83,16 +85,23 @@ extension ManagedObjectContext {
         for listener in eventListeners { listener.call(event) }
     }
 
+    /// The stamp of an object inserted in the current event: the event's number with the top
+    /// bit set (event numbers stay below it).
+    private var insertedStamp: UInt32 { eventNumber | Self.insertedInEvent }
+    static let insertedInEvent: UInt32 = 1 << 31
+
     /// Notes an object inserted now.
+    @inline(__always)
     func noteInserted(_ object: ManagedObject) {
-        object.eventStamp = eventNumber
-        pendingEvent.inserted[ObjectIdentifier(object)] = object
+        object.eventStamp = insertedStamp
+        pendingEvent.inserted.append(object)
     }
 
-    /// Notes a change of an object (once per event: the stamp says it is noted already).
+    /// Notes a change of an object (once per event: the stamp says it is noted already, or
+    /// inserted in this event, which announces it whole).
     @inline(__always)
     func noteChanged(_ object: ManagedObject) {
-        guard object.eventStamp != eventNumber else { return }
+        guard object.eventStamp & ~Self.insertedInEvent != eventNumber else { return }
         object.eventStamp = eventNumber
         pendingEvent.updated[ObjectIdentifier(object)] = object
         // The state before this event's first change, where the committed snapshot is not it
@@ -103,11 +112,11 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Notes an object deleted now; one inserted since the last event is dropped instead.
+    /// Notes an object deleted now; one inserted in this event is left out of it instead.
     func noteDeleted(_ object: ManagedObject) {
         let key = ObjectIdentifier(object)
         pendingEvent.updated.removeValue(forKey: key)
-        if pendingEvent.inserted.removeValue(forKey: key) == nil { pendingEvent.deleted[key] = object }
+        if object.eventStamp != insertedStamp { pendingEvent.deleted[key] = object }
     }
 
     /// Notes an object read again from the store (`gone`: its row is gone and it left).

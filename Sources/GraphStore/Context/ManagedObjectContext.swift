@@ -83,7 +83,7 @@ public final class ManagedObjectContext {
         _modify { yield &pendingEventCell.value }
     }
     /// The number of the event changes are noted in now (never 0, the stamp of an object
-    /// never noted).
+    /// never noted; below 2³¹, whose bit marks an object inserted in the event).
     var eventNumber: UInt32 = 1
     /// The async sequences of ``events()``.
     let eventStreams = ContextEventStreams()
@@ -445,8 +445,9 @@ public final class ManagedObjectContext {
     public func rollback() {
         // Observers saw the changes as they were made; they now see them taken back.
         processPendingChanges()
+        // Inserts go; deletes come back and changes are undone, as a refresh would show them.
         for object in inserted.values { pendingEvent.deleted[ObjectIdentifier(object)] = object }
-        for object in deleted.values { pendingEvent.inserted[ObjectIdentifier(object)] = object }
+        for object in deleted.values { pendingEvent.refreshed[ObjectIdentifier(object)] = object }
         for object in updated.values { pendingEvent.refreshed[ObjectIdentifier(object)] = object }
         defer { processPendingChanges() }
         // As in Core Data: what the undo stack describes no longer exists.
