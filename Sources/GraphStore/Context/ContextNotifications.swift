@@ -18,8 +18,8 @@ import Synchronization
 ///   loop for it, so GraphStore calls it before every save and fetch-independent event
 ///   (undo, merge, rollback), and the app calls it where a turn of its own ends.
 /// - will-save: at the start of ``ManagedObjectContext/save()``, before `willSave` hooks.
-/// - did-save: once a save has committed, with the objects it inserted, updated and deleted
-///   (and their IDs under the `…_objectIDs` keys, as Core Data's did-save-object-IDs).
+/// - did-save: once a save has committed, with the objects it inserted, updated and deleted;
+///   then did-save-object-IDs with their IDs under the `…_objectIDs` keys.
 extension ManagedObjectContext {
     /// `NSManagedObjectContextObjectsDidChangeNotification`.
     public static let objectsDidChangeNotification = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
@@ -33,7 +33,7 @@ extension ManagedObjectContext {
 
 /// The user-info keys of a context's notifications, with Core Data's values
 /// (`NSInsertedObjectsKey` is `"inserted"`, …). Objects come as `Set<ManagedObject>`, IDs as
-/// `Set<ObjectID>`.
+/// `Set<ObjectID>` (in did-save-object-IDs, and for objects another context inserted).
 public enum ContextNotificationKey {
     /// `NSInsertedObjectsKey`.
     public static let inserted = "inserted"

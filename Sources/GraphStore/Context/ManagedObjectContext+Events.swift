@@ -143,32 +143,38 @@ extension ManagedObjectContext {
         tellListeners(.willSave)
     }
 
-    /// Posts did-save and did-save-object-IDs with what a save wrote.
-    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+    /// Posts did-save and did-save-object-IDs with what a save wrote; returns the IDs.
+    @discardableResult
+    func postDidSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> ObjectChanges {
         let objects = [
             ContextNotificationKey.inserted: Set(inserted), ContextNotificationKey.updated: Set(updated), ContextNotificationKey.deleted: Set(deleted),
         ]
-        post(Self.didSaveObjectsNotification, objects, invalidatedAll: nil, insertedElsewhere: [], event: ContextEvent.didSave)
+        let saved = post(Self.didSaveObjectsNotification, objects, invalidatedAll: nil, insertedElsewhere: [], event: ContextEvent.didSave, needsIDs: true)
         let ids: [AnyHashable: Any] = [
-            ContextNotificationKey.insertedObjectIDs: Set(inserted.map(\.objectID)),
-            ContextNotificationKey.updatedObjectIDs: Set(updated.map(\.objectID)),
-            ContextNotificationKey.deletedObjectIDs: Set(deleted.map(\.objectID)),
+            ContextNotificationKey.insertedObjectIDs: saved.inserted,
+            ContextNotificationKey.updatedObjectIDs: saved.updated,
+            ContextNotificationKey.deletedObjectIDs: saved.deleted,
         ]
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: ids)
+        return saved
     }
 
-    /// Posts `name` with the non-empty sets of `objects` (and their IDs under the `…_objectIDs`
-    /// keys), and yields the same as an event.
+    /// Posts `name` with the non-empty sets of `objects`, and hands the same, as IDs, to the
+    /// event sequences and listeners. The IDs are gathered only when something takes them
+    /// (`needsIDs`, a sequence or a listener): each set costs a hash per object, and a save
+    /// of a seeded store announces every object it inserted.
+    @discardableResult
     private func post(
         _ name: Notification.Name, _ objects: [String: Set<ManagedObject>], invalidatedAll: [ObjectID]?, insertedElsewhere: Set<ObjectID>,
-        event: (ObjectChanges) -> ContextEvent
-    ) {
+        event: (ObjectChanges) -> ContextEvent, needsIDs: Bool = false
+    ) -> ObjectChanges {
         var info: [AnyHashable: Any] = [:]
         var changes = ObjectChanges(invalidatedAll: invalidatedAll != nil)
+        let gathersIDs = needsIDs || !eventListeners.isEmpty || !eventStreams.isEmpty
         for (key, set) in objects where !set.isEmpty {
             info[key] = set
-            let ids = Set(set.map(\.objectID))
-            info[key + "_objectIDs"] = ids
+            guard gathersIDs else { continue }
+            let ids = Set(set.lazy.map(\.objectID))
             switch key {
             case ContextNotificationKey.inserted: changes.inserted = ids
             case ContextNotificationKey.updated: changes.updated = ids
@@ -178,13 +184,17 @@ extension ManagedObjectContext {
             }
         }
         if !insertedElsewhere.isEmpty {
+            // Objects another context inserted are named by ID only (see `mergeChanges`).
             changes.inserted.formUnion(insertedElsewhere)
-            info[ContextNotificationKey.insertedObjectIDs] = changes.inserted
+            info[ContextNotificationKey.insertedObjectIDs] = insertedElsewhere
         }
         // Core Data's value: the IDs of every object the context let go of.
         if let invalidatedAll { info[ContextNotificationKey.invalidatedAll] = invalidatedAll }
         NotificationCenter.default.post(name: name, object: self, userInfo: info)
-        if !eventStreams.isEmpty { eventStreams.yield(event(changes)) }
-        tellListeners(event(changes))
+        if gathersIDs {
+            if !eventStreams.isEmpty { eventStreams.yield(event(changes)) }
+            tellListeners(event(changes))
+        }
+        return changes
     }
 }

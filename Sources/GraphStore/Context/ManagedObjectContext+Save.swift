@@ -53,9 +53,8 @@ extension ManagedObjectContext {
             pendingEvent = PendingEvent()
             showDerivedValues(written.derived)
             settleAfterMerges(written.conflicts)
-            postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
-            didSaveChanges?(
-                ObjectChanges(inserted: Set(saved.inserted.map(\.objectID)), updated: Set(saved.updated.map(\.objectID)), deleted: Set(saved.deleted.map(\.objectID))))
+            let savedIDs = postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
+            didSaveChanges?(savedIDs)
             processPendingChanges()
             return written.conflicts.resolved
         } catch {

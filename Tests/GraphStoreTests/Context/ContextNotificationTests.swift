@@ -43,7 +43,7 @@ import Testing
         #expect(seen[0].1[ContextNotificationKey.deleted] == nil)
         #expect(titles(seen[1].1, ContextNotificationKey.updated) == ["Added"])
         #expect(titles(seen[1].1, ContextNotificationKey.deleted) == ["Kept"])
-        #expect((seen[1].1[ContextNotificationKey.deletedObjectIDs] as? Set<ObjectID>) == [kept.objectID])
+        #expect((seen[1].1[ContextNotificationKey.deleted] as? Set<ManagedObject>)?.map(\.objectID) == [kept.objectID])
     }
 
     @Test func aSavePostsWillSaveThenDidSaveWithPermanentIDs() throws {
