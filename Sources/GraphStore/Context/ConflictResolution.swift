@@ -31,7 +31,8 @@ struct ConflictResolution {
     /// Settles a write of `object` that found its row at another version, or gone; returns
     /// whether the row was written (or, for a deletion, deleted) after all.
     mutating func settle(_ object: ManagedObject, isDeletion: Bool, in context: ManagedObjectContext) throws -> Bool {
-        let conflict = try Self.describe(object, isDeletion: isDeletion, in: context)
+        let row = try Self.storedRow(of: object, in: context)
+        let conflict = try Self.describe(object, row: row, isDeletion: isDeletion, in: context)
         switch policy {
         case .error:
             unresolved.append(conflict)
@@ -43,13 +44,14 @@ struct ConflictResolution {
         case .overwrite, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump:
             break
         }
-        guard let stored = conflict.storedVersion else {
+        guard let row else {
             // A row already gone is deleted either way; an update has nothing left to write over.
             if isDeletion { resolved.append(conflict) } else { unresolved.append(conflict) }
             return isDeletion
         }
         let key = object.objectID.primaryKey ?? 0
-        if !isDeletion, let rule = mergeRule, let row = try context.store.row(of: object.mapping, primaryKey: key) {
+        let stored = row.version
+        if !isDeletion, let rule = mergeRule {
             restorePoint.keep(object)
             let partners = context.partners(of: object)
             try context.merge(row, into: object, rule)
@@ -76,10 +78,16 @@ struct ConflictResolution {
         }
     }
 
-    /// The conflict of `object` with its row as stored now.
-    static func describe(_ object: ManagedObject, isDeletion: Bool, in context: ManagedObjectContext) throws -> MergeConflict {
-        let mapping = object.mapping
-        guard let row = try context.store.row(of: mapping, primaryKey: object.objectID.primaryKey ?? 0), row.entityNumber == mapping.number else {
+    /// The row of `object` as stored now; nil when it is gone (or holds another entity's object).
+    private static func storedRow(of object: ManagedObject, in context: ManagedObjectContext) throws -> StoredRow? {
+        guard let row = try context.store.row(of: object.mapping, primaryKey: object.objectID.primaryKey ?? 0), row.entityNumber == object.mapping.number
+        else { return nil }
+        return row
+    }
+
+    /// The conflict of `object` with its row as stored now (`row`, nil when gone).
+    private static func describe(_ object: ManagedObject, row: StoredRow?, isDeletion: Bool, in context: ManagedObjectContext) throws -> MergeConflict {
+        guard let row else {
             return MergeConflict(objectID: object.objectID, expectedVersion: object.version, storedVersion: nil, isDeletion: isDeletion, differences: [])
         }
         return MergeConflict(

@@ -13,7 +13,8 @@ import Synchronization
 ///
 /// - objects-did-change: posted by ``ManagedObjectContext/processPendingChanges()`` with the
 ///   objects inserted, updated and deleted since the last one, and by merges, reloads,
-///   rollbacks and resets with the objects they refreshed or invalidated. Core Data calls
+///   rollbacks and resets with the objects they refreshed (an object whose row is gone is
+///   reported as deleted; Core Data's `invalidated` keys are not used). Core Data calls
 ///   `processPendingChanges` at the end of each run-loop turn; Linux programs have no run
 ///   loop for it, so GraphStore calls it before every save and fetch-independent event
 ///   (undo, merge, rollback), and the app calls it where a turn of its own ends.
@@ -43,8 +44,6 @@ public enum ContextNotificationKey {
     public static let deleted = "deleted"
     /// `NSRefreshedObjectsKey`: objects read again from the store (a merge, a reload).
     public static let refreshed = "refreshed"
-    /// `NSInvalidatedObjectsKey`: objects that left the context (their row is gone).
-    public static let invalidated = "invalidated"
     /// `NSInvalidatedAllObjectsKey`: the context was reset; the IDs of every object it let go of.
     public static let invalidatedAll = "invalidatedAll"
     /// `NSInsertedObjectIDsKey`.
@@ -55,8 +54,6 @@ public enum ContextNotificationKey {
     public static let deletedObjectIDs = "deleted_objectIDs"
     /// `NSRefreshedObjectIDsKey`.
     public static let refreshedObjectIDs = "refreshed_objectIDs"
-    /// `NSInvalidatedObjectIDsKey`.
-    public static let invalidatedObjectIDs = "invalidated_objectIDs"
 }
 
 /// One notification of a context, as its async sequence (``ManagedObjectContext/events()``)
@@ -80,26 +77,23 @@ public struct ObjectChanges: Sendable, Hashable {
     public var deleted: Set<ObjectID> = []
     /// Objects read again from the store.
     public var refreshed: Set<ObjectID> = []
-    /// Objects that left the context.
-    public var invalidated: Set<ObjectID> = []
     /// Whether the context was reset.
     public var invalidatedAll = false
 
     /// Whether nothing is named.
     public var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll
     }
 
     /// Creates a set of changes.
     public init(
         inserted: Set<ObjectID> = [], updated: Set<ObjectID> = [], deleted: Set<ObjectID> = [], refreshed: Set<ObjectID> = [],
-        invalidated: Set<ObjectID> = [], invalidatedAll: Bool = false
+        invalidatedAll: Bool = false
     ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.refreshed = refreshed
-        self.invalidated = invalidated
         self.invalidatedAll = invalidatedAll
     }
 

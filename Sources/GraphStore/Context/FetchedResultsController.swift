@@ -141,7 +141,7 @@ open class FetchedResultsController<Result: ManagedObject> {
     private func concerns(_ changes: ObjectChanges) -> Bool {
         if changes.invalidatedAll { return true }
         let entityNames = entityNames
-        for set in [changes.inserted, changes.updated, changes.deleted, changes.refreshed, changes.invalidated] {
+        for set in [changes.inserted, changes.updated, changes.deleted, changes.refreshed] {
             if set.contains(where: { entityNames.contains($0.entityName) }) { return true }
         }
         return false

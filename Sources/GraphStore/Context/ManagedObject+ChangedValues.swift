@@ -12,16 +12,6 @@ extension ManagedObject {
     /// ```
     public func changedValues() throws -> [String: PropertyValue] {
         var changed: [String: PropertyValue] = [:]
-        if isInserted {
-            for (index, name) in mapping.attributeNames.enumerated() {
-                if let value = try attributeValue(at: index) { changed[name] = .attribute(value) }
-            }
-            for (index, relationship) in mapping.relationships.enumerated() {
-                let value = try currentValue(ofRelationship: index)
-                if !value.objects.isEmpty { changed[relationship.relationship.name] = value }
-            }
-            return changed
-        }
         for key in changedKeys() { changed[key] = try currentValue(forKey: key) }
         return changed
     }
@@ -39,8 +29,8 @@ extension ManagedObject {
         try fireFault()
         var committed: [String: PropertyValue] = [:]
         for key in keys ?? allPropertyNames {
-            if let index = mapping.attributeIndex(of: key) {
-                committed[key] = .attribute(try slotValue(snapshot?.values[index] ?? values[index], at: index))
+            if mapping.attributeIndex(of: key) != nil {
+                committed[key] = .attribute(try committedValue(forKey: key))
             } else if let index = mapping.relationshipIndex(of: key) {
                 committed[key] = try committedValue(ofRelationship: index)
             } else {
@@ -66,12 +56,7 @@ extension ManagedObject {
             return try changedValues()                       // inserted in this event
         }
         var changed: [String: PropertyValue] = [:]
-        for (index, name) in mapping.attributeNames.enumerated() where before.values[index] != values[index] {
-            changed[name] = .attribute(try attributeValue(at: index))
-        }
-        for (index, relationship) in mapping.relationships.enumerated() where !relationship.relationship.isToMany && !before.toOne[index].isSame(as: toOne[index]) {
-            changed[relationship.relationship.name] = try currentValue(ofRelationship: index)
-        }
+        for key in keysChanged(from: before.values, before.toOne, toManyChanged: { _ in false }) { changed[key] = try currentValue(forKey: key) }
         return changed
     }
 

@@ -330,12 +330,18 @@ open class ManagedObject {
     public func changedKeys() -> [String] {
         if isInserted { return keysWithValues }
         guard let snapshot else { return [] }
+        return keysChanged(from: snapshot.values, snapshot.toOne) { snapshot.toMany[$0] != nil }
+    }
+
+    /// The attributes and to-ones whose values differ from `values` and `toOne`, then the
+    /// to-manys `toManyChanged` names, in model order.
+    func keysChanged(from values: ValueSlots, _ toOne: ToOneSlots, toManyChanged: (Int) -> Bool) -> [String] {
         var keys: [String] = []
-        for (i, a) in mapping.attributes.enumerated() where snapshot.values[i] != values[i] {
+        for (i, a) in mapping.attributes.enumerated() where values[i] != self.values[i] {
             keys.append(a.attribute.name)
         }
         for (i, r) in mapping.relationships.enumerated() {
-            if r.relationship.isToMany ? snapshot.toMany[i] != nil : !snapshot.toOne[i].isSame(as: toOne[i]) {
+            if r.relationship.isToMany ? toManyChanged(i) : !toOne[i].isSame(as: self.toOne[i]) {
                 keys.append(r.relationship.name)
             }
         }

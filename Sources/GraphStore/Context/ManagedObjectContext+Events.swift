@@ -9,7 +9,6 @@ struct PendingEvent {
     var updated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var deleted: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     var refreshed: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
-    var invalidated: OrderedDictionary<ObjectIdentifier, ManagedObject> = [:]
     /// The IDs of every object a reset let go of; nil without a reset.
     var invalidatedAll: [ObjectID]?
     /// The values and to-ones of objects noted as updated, as they were before their first
@@ -21,7 +20,7 @@ struct PendingEvent {
     var insertedElsewhere: Set<ObjectID> = []
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && invalidatedAll == nil
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidatedAll == nil
             && insertedElsewhere.isEmpty
     }
 }
@@ -51,7 +50,6 @@ extension ManagedObjectContext {
         objects[ContextNotificationKey.updated] = Set(event.updated.values.filter(live))
         objects[ContextNotificationKey.deleted] = Set(event.deleted.values)
         objects[ContextNotificationKey.refreshed] = Set(event.refreshed.values.filter(live))
-        objects[ContextNotificationKey.invalidated] = Set(event.invalidated.values)
         post(Self.objectsDidChangeNotification, objects, invalidatedAll: event.invalidatedAll, insertedElsewhere: event.insertedElsewhere, event: ContextEvent.objectsDidChange)
     }
 
@@ -179,8 +177,7 @@ extension ManagedObjectContext {
             case ContextNotificationKey.inserted: changes.inserted = ids
             case ContextNotificationKey.updated: changes.updated = ids
             case ContextNotificationKey.deleted: changes.deleted = ids
-            case ContextNotificationKey.refreshed: changes.refreshed = ids
-            default: changes.invalidated = ids
+            default: changes.refreshed = ids
             }
         }
         if !insertedElsewhere.isEmpty {

@@ -39,9 +39,7 @@ extension ManagedObjectContext {
         noteRefreshed(object, gone: false)
         if collisions.isEmpty || !keepingCollisions {
             object.version = row.version
-            if seenVersions.version(number: object.mapping.number, key: key) != nil {
-                seenVersions.record(row.version, number: object.mapping.number, key: key)
-            }
+            acceptStoredVersion(row.version, of: object, key: key)
         }
         for index in object.mapping.toManyIndices where object.toMany[index] != nil && object.snapshot?.toMany[index] == nil {
             // A loaded to-many this context did not change is read again.

@@ -46,11 +46,7 @@ extension ManagedObjectContext {
                 continue
             }
             noteRefreshed(object, gone: false)
-            // The stored version is the one to check from now on, also if the object is let
-            // go of and made again.
-            if seenVersions.version(number: object.mapping.number, key: key) != nil {
-                seenVersions.record(row.version, number: object.mapping.number, key: key)
-            }
+            acceptStoredVersion(row.version, of: object, key: key)
             try apply(row, to: object)
             for index in object.mapping.toManyIndices {
                 // A loaded to-many is read again now: objects at its other end may need fixing.
@@ -62,6 +58,14 @@ extension ManagedObjectContext {
         }
         if reloaded { installedUndoManager?.removeAllActions() }
         return gone
+    }
+
+    /// Makes `version`, read from the store, the one a save of `object` checks from now on,
+    /// also if the object is let go of and made again.
+    func acceptStoredVersion(_ version: Int64, of object: ManagedObject, key: Int64) {
+        if seenVersions.version(number: object.mapping.number, key: key) != nil {
+            seenVersions.record(version, number: object.mapping.number, key: key)
+        }
     }
 
     /// The registered objects at the other end of each of `object`'s relationships that has
