@@ -70,7 +70,10 @@ open class FetchedResultsController<Result: ManagedObject> {
     /// The object at an index path (``FetchedResultsError/noObject(section:item:)`` where
     /// there is none: Core Data raises an exception there).
     public func object(at indexPath: IndexPath) throws -> Result {
-        guard let sections, let objects = fetchedObjects, indexPath.section < sections.count, indexPath.item < sections[indexPath.section].numberOfObjects
+        // Any index path may come in (a negative index, one of another length): checked, never trapped on.
+        guard indexPath.count == 2 else { throw FetchedResultsError.noObject(section: indexPath.first ?? -1, item: indexPath.count > 1 ? indexPath[1] : -1) }
+        guard let sections, let objects = fetchedObjects, sections.indices.contains(indexPath.section),
+            (0..<sections[indexPath.section].numberOfObjects).contains(indexPath.item)
         else { throw FetchedResultsError.noObject(section: indexPath.section, item: indexPath.item) }
         let offset = sections.prefix(indexPath.section).reduce(0) { $0 + $1.numberOfObjects }
         return objects[offset + indexPath.item]

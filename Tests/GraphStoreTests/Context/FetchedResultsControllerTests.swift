@@ -49,6 +49,9 @@ import Testing
         #expect(books.sectionIndexTitles == ["F", "P"])
         #expect(try books.object(at: IndexPath(item: 1, section: 0)).get("title", as: String.self) == "Emma")
         #expect(throws: FetchedResultsError.noObject(section: 2, item: 0)) { try books.object(at: IndexPath(item: 0, section: 2)) }
+        #expect(throws: FetchedResultsError.noObject(section: -1, item: 0)) { try books.object(at: IndexPath(item: 0, section: -1)) }
+        #expect(throws: FetchedResultsError.noObject(section: 0, item: -1)) { try books.object(at: IndexPath(item: -1, section: 0)) }
+        #expect(throws: FetchedResultsError.noObject(section: 0, item: -1)) { try books.object(at: IndexPath(index: 0)) }
         #expect(books.indexPath(forObject: try book(context, "Odes")) == IndexPath(item: 0, section: 1))
         #expect(table.titles == [["Dune", "Emma"], ["Odes"]])
     }
