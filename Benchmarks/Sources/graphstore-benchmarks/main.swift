@@ -13,6 +13,7 @@ let all: [String: () throws -> Void] = [
     "typed": TypedBenchmark.run,
     "migration": MigrationBenchmark.run,
     "mapping-migration": MappingMigrationBenchmark.run,
+    "batch": BatchBenchmark.run,
 ]
 // One side of a benchmark in a process of its own: `child wordlist|fetch SIDE [PATH]`.
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "child" {

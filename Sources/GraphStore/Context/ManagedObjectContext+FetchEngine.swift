@@ -170,6 +170,7 @@ final class FetchRowConverter {
         }
         object.version = context.versionToCheck(number: reading.number, key: key, read: row.version)
         object.hasData = true
+        if context.parent != nil { try context.adoptParentState(object) }
     }
 }
 

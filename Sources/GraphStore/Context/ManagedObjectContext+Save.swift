@@ -30,6 +30,10 @@ extension ManagedObjectContext {
     @discardableResult
     public func save(mergePolicy policy: MergePolicy) throws -> [MergeConflict] {
         guard hasChanges else { return [] }
+        if let parent {
+            try saveIntoParent(parent)
+            return []
+        }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         // Work built on a typed read or write that failed is not saved silently.
         if let failure = accessErrorLog.failure { throw failure }
@@ -65,7 +69,7 @@ extension ManagedObjectContext {
 
     /// Runs `body` with every change to an object (recorded or primitive) kept by
     /// `restorePoint` first.
-    private func watchingChanges(_ restorePoint: SaveRestorePoint, _ body: () throws -> Void) rethrows {
+    func watchingChanges(_ restorePoint: SaveRestorePoint, _ body: () throws -> Void) rethrows {
         saveRestorePoint = restorePoint
         // Appended last and removed last: an undo manager finds its own observer by position.
         changeObservers.append { object, kind in restorePoint.keep(object, kind) }
@@ -296,9 +300,10 @@ extension ManagedObjectContext {
         for object in saved.1 { object.didSave() }
         for object in saved.2 { object.didSave() }
         didSaveObservers.forEach { $0(renamed) }
+        for child in liveChildren { child.parentDidSave(renamed) }
     }
 
-    private var observesRenames: Bool { !didSaveObservers.isEmpty }
+    private var observesRenames: Bool { !didSaveObservers.isEmpty || !children.isEmpty }
 }
 
 /// An object's row as the store's writer reads it: its values and to-ones as the object

@@ -154,9 +154,43 @@ public final class ManagedObjectContext {
         case delete
     }
 
+    /// The context this one saves into, for a child context (see ``init(parent:)``); nil for
+    /// a context that saves to its store.
+    public let parent: ManagedObjectContext?
+    /// Objects this child context holds that its parent inserted and has not saved yet, by
+    /// their temporary IDs (the registry takes permanent IDs only).
+    var borrowed: [ObjectID: ManagedObject] = [:]
+    /// The child contexts made on this one, told when a save gives their borrowed objects
+    /// permanent IDs.
+    var children: [WeakContext] = []
+    /// How many ranges of temporary serials the root of a tree of contexts has handed to
+    /// the contexts below it.
+    var temporaryRangesHandedOut: Int64 = 0
+
     /// Creates a context on a store.
     public init(store: PersistentStore) {
         self.store = store
+        self.parent = nil
+    }
+
+    /// Creates a child context: a scratch pad over `parent` (Core Data's
+    /// `context.parent = viewContext`). It reads the parent's unsaved state (its inserted,
+    /// changed and deleted objects) over the store's; ``save()`` pushes its changes into the
+    /// parent, not to disk, and the parent's own save writes them; dropping the child
+    /// without saving discards them. Children nest.
+    ///
+    /// ```swift
+    /// let scratch = ManagedObjectContext(parent: viewContext)
+    /// let entry = try scratch.object(for: entry.objectID)
+    /// try entry.set("notes", "edited")
+    /// try scratch.save()          // now an unsaved change of viewContext
+    /// try viewContext.save()      // now on disk
+    /// ```
+    public init(parent: ManagedObjectContext) {
+        self.store = parent.store
+        self.parent = parent
+        nextTemporaryID = parent.rootContext.reserveTemporaryRange()
+        parent.children.append(WeakContext(self))
     }
 
     // Relationships hold objects, so a graph forms reference cycles: break them when the
@@ -166,6 +200,7 @@ public final class ManagedObjectContext {
     deinit {
         eventStreams.finish()
         registered.forEach { $0.detach() }
+        for object in borrowed.values { object.detach() }
         for object in inserted.values { object.detach() }
         for object in deleted.values { object.detach() }
     }
@@ -214,7 +249,7 @@ public final class ManagedObjectContext {
     /// Objects deleted since the last save.
     public var deletedObjects: [ManagedObject] { Array(deleted.values) }
     /// Every object the context knows of.
-    public var registeredObjects: [ManagedObject] { Array(registered.values) }
+    public var registeredObjects: [ManagedObject] { Array(registered.values) + Array(borrowed.values) }
 
     func willChange(_ object: ManagedObject, attributeIndex index: Int) throws {
         try record(object, .attribute(index: index))
@@ -300,6 +335,7 @@ public final class ManagedObjectContext {
         guard id.primaryKey != nil else {
             // Inserted objects are found by their temporary ID without a lookup table.
             if let object = inserted.values.first(where: { $0.objectID == id }) { return object }
+            if let object = try borrowedObject(for: id) { return object }
             throw StoreError.objectNotFound(id.description)
         }
         let object = objectClass(for: id.mapping).init(objectID: id, context: self)
@@ -362,6 +398,7 @@ public final class ManagedObjectContext {
         }
         object.version = versionToCheck(number: object.mapping.number, key: row.primaryKey, read: row.version)
         object.hasData = true
+        if parent != nil { try adoptParentState(object) }
     }
 
     /// The version a save of a stored object checks, given the version its row was just
@@ -481,12 +518,13 @@ public final class ManagedObjectContext {
         defer { processPendingChanges() }
         seenVersions.removeAll()
         installedUndoManager?.removeAllActions()
-        for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) {
+        for object in Array(registered.values) + Array(inserted.values) + Array(deleted.values) + Array(borrowed.values) {
             object.managedObjectContext = nil
             object.releaseRelationships()
             object.snapshot = nil
         }
         registered.removeAll()
+        borrowed = [:]
         inserted = InsertionList()
         requestedKeys = RequestedKeys()
         updated = [:]

@@ -43,6 +43,7 @@ struct PendingFetchChanges {
             matches.append(FetchCandidate(
                 id: object.objectID, object: object, sortValues: try object.sortValues(for: query.sorts), insertionIndex: index))
         }
+        if context.parent != nil { try addChanges(ofParentsOf: context, request: request, query: query, numbers: numbers) }
         if sorted { matches.sort { $0.precedes($1, in: query.sorts) } }
     }
 }

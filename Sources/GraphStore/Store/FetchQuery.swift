@@ -56,6 +56,11 @@ struct FetchQuery {
     var notes: [String]
     /// Whether the SQL has a WHERE clause (a restriction is ANDed to it).
     var hasConditions: Bool
+    /// Whether the SQL joins other tables (for to-one key paths).
+    var hasJoins = false
+    /// The WHERE clause's conditions (over alias `t0`), nil without any: a batch request
+    /// without joins runs them in its own DELETE or UPDATE.
+    var conditionsSQL: String?
 }
 
 extension PersistentStore {
@@ -141,7 +146,9 @@ extension PersistentStore {
         if !conditions.isEmpty {
             sql += " WHERE " + conditions.joined(separator: " AND ")
             query.hasConditions = true
+            query.conditionsSQL = conditions.joined(separator: " AND ")
         }
+        query.hasJoins = !compiler.mainJoins.isEmpty
         if selection == .properties, !groups.isEmpty {
             sql += " GROUP BY " + groups.flatMap { group in
                 switch group {

@@ -154,7 +154,7 @@ extension PersistentStore {
     }
 
     /// The names of the external data files a row references.
-    private func externalReferences(_ mapping: EntityMapping, primaryKey: Int64) throws -> Set<String> {
+    func externalReferences(_ mapping: EntityMapping, primaryKey: Int64) throws -> Set<String> {
         let columns = mapping.attributes.indices.filter { mapping.externalStorage[$0] }.compactMap { mapping.attributes[$0].column }
         guard !columns.isEmpty,
             let row = try connection.rows("SELECT \(columns.joined(separator: ", ")) FROM \(mapping.table) WHERE \(mapping.keys.integer("Z_PK")) = ?", [.integer(primaryKey)]).first
