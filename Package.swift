@@ -2,8 +2,6 @@
 import PackageDescription
 
 // Dependencies, each for one job:
-// - swift-crypto: SHA-256/SHA-512 for entity version hashes and the metadata digest keys
-//   (Foundation has no hashing on Linux).
 // - swift-collections: OrderedSet for to-many relationships (order kept, membership in O(1)).
 // The toolchain's ICU (`_FoundationICU`, which Foundation itself links) is linked by name:
 // MATCHES calls ICU's C regex API for its work limit and interruption (see
@@ -18,7 +16,6 @@ let package = Package(
         .plugin(name: "GraphStoreCodegen", targets: ["GraphStoreCodegen"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
@@ -29,7 +26,6 @@ let package = Package(
             name: "GraphStore",
             dependencies: [
                 "CSQLite", "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             linkerSettings: [.linkedLibrary("_FoundationICU")]

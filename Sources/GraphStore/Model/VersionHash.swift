@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 // Core Data's version hashes (`NSStoreModelVersionHashes`), computed the way Core Data
@@ -104,7 +103,7 @@ extension ManagedObjectModel {
             bytes.append(contentsOf: Array(name.utf8))
             bytes.append(hashes[name] ?? Data())
         }
-        return Data(SHA512.hash(data: bytes)).base64EncodedString()
+        return Data(SHA2.sha512(Array(bytes))).base64EncodedString()
     }
 
     /// `NSStoreModelVersionChecksumKey`: base64 of SHA-256 over the entity hashes in byte
@@ -114,7 +113,7 @@ extension ManagedObjectModel {
         for name in hashes.keys.sorted(by: VersionHashBuffer.byteOrder) {
             bytes.append(hashes[name] ?? Data())
         }
-        return Data(SHA256.hash(data: bytes)).base64EncodedString()
+        return Data(SHA2.sha256(Array(bytes))).base64EncodedString()
     }
 }
 
@@ -131,7 +130,7 @@ struct VersionHashBuffer {
     /// Raw bytes (a nested hash).
     mutating func append(_ data: Data) { bytes += data }
 
-    var sha256: Data { Data(SHA256.hash(data: bytes)) }
+    var sha256: Data { Data(SHA2.sha256(bytes)) }
 
     /// The part every property hash starts with: SHA-256 of name, optional, transient and
     /// the version hash modifier.

@@ -81,7 +81,7 @@ import Testing
         var request = try FetchRequest(entityName: "Book", format: "price > 20")
         request.sortKeys = [SortKey("price", ascending: false)]
         let expensive = try scratch.fetch(request)
-        #expect(try expensive.map { try $0.get("title", as: String.self) } == ["Three", "One"])
+        #expect(try expensive.map { try $0.get("title", as: String.self) } == ["One", "Three"])
         #expect(try scratch.count(for: FetchRequest(entityName: "Book")) == 2)
         let borrowed = try scratch.object(for: added.objectID)
         #expect(borrowed !== added)
@@ -110,6 +110,10 @@ import Testing
         // The parent's save gives the child's copy its permanent ID.
         #expect(!three.objectID.isTemporary)
         #expect(three.objectID == pushed.objectID)
+        let rows = try Connection(path: path, mode: .readOnly).rows("SELECT ZTITLE, ZCATEGORY FROM ZBOOK ORDER BY Z_PK")
+        #expect(rows.last == [.text("Three"), .integer(1)], "\(rows)")
+        let pageRows = try Connection(path: path, mode: .readOnly).rows("SELECT ZTEXT, ZBOOK FROM ZPAGE")
+        #expect(pageRows == [[.text("first page"), .integer(3)]], "\(pageRows)")
         let stored = try book("Three", in: reopen(path))
         #expect(try stored.object(forKey: "category")?.get("name", as: String.self) == "Fiction")
         #expect(try stored.objects(forKey: "pages").count == 1)
