@@ -54,6 +54,7 @@ public struct TransformerError: Error, Sendable, Hashable, CustomStringConvertib
         TransformerError(reason, transformerName: transformerName, object: object, key: key)
     }
 
+    /// `Note/p3 tags: NSSecureUnarchiveFromData cannot read the stored bytes: …`.
     public var description: String {
         let place = [object, key].compactMap { $0 }.joined(separator: " ")
         let prefix = place.isEmpty ? "" : place + ": "

@@ -10,13 +10,17 @@
 /// }
 /// ```
 public struct ValueTransformerName: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as the model writes it.
     public var rawValue: String
 
-    public init(rawValue: String) { self.rawValue = rawValue }
     /// A name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A name (`NSValueTransformerName("ColorTransformer")`).
     public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// A name written as a string literal.
     public init(stringLiteral value: String) { rawValue = value }
 
+    /// The name.
     public var description: String { rawValue }
 
     /// `NSSecureUnarchiveFromData`: Xcode's default for a new Transformable attribute since
