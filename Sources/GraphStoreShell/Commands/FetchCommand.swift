@@ -68,11 +68,14 @@ extension FetchCommand {
             // An aggregate is named as typed, not by its key in the results.
             throw FetchError.invalidProperty(entity: entity, keyPath: select.shownName(of: key), reason: reason)
         }
+        // A selected Transformable attribute of the entity is shown decoded, as fetch shows it.
+        let mapping = try shell.mapping(request.entityName)
+        let transformable = Set(select.keys.filter { mapping.attribute(named: $0)?.attribute.type == .transformable })
         shell.emit(columns: select.columns) { sink in
             for row in rows {
                 sink.row(select.keys.map { key in
                     switch row[key] {
-                    case .attribute(let value)?: .value(value)
+                    case .attribute(let value)?: shell.valueCell(value, transformable: transformable.contains(key))
                     case .objectID(let id)?: .text(id.description)
                     case nil: .null
                     }

@@ -9,6 +9,7 @@ enum SessionCommands {
         SeparatorCommand.command,
         WidthCommand.command,
         ExpandedCommand.command,
+        TransformedCommand.command,
         PagerCommand.command,
         OutputCommand.output,
         OutputCommand.once,

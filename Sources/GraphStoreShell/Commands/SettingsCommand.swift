@@ -2,7 +2,7 @@
 enum SettingsCommand {
     static let command = ShellCommand(
         ".settings", aliases: [".show"],
-        summary: "show the settings: store, mode, headers, null text, separators, widths, expanded display, pager, output, timer, echo, bail, changes",
+        summary: "show the settings: store, mode, headers, null text, separators, widths, expanded display, transformed values, pager, output, timer, echo, bail, changes",
         example: ".settings"
     ) { shell, _ in
         let store = shell.store
@@ -17,6 +17,7 @@ enum SettingsCommand {
             ("newline", "'\(SeparatorCommand.escaped(shell.settings.rowSeparator ?? "\n"))'"),
             ("width", shell.settings.columnWidths.isEmpty ? "automatic" : shell.settings.columnWidths.map(String.init).joined(separator: " ")),
             ("expanded", shell.settings.expanded.rawValue),
+            ("transformed", onOff(shell.settings.transformedValues)),
             ("tz", TimeZoneCommand.name(of: shell.settings.timeZone)),
             ("pager", shell.options.pager.rawValue + (shell.pagerCommand.map { " (\($0))" } ?? "")),
             ("output", shell.state.redirection.map { $0.shownAs + ($0.once ? " (once)" : "") } ?? "stdout"),

@@ -11,6 +11,7 @@ enum JSONText {
         case .null, .absent: return "null"
         case .text(let s): return string(s)
         case .placeholder(_, let json): return json
+        case .transformed(let value): return TransformedValueText.json(value, timeZone: .gmt)
         case .value(let v):
             switch v {
             case .integer(let i): return String(i)

@@ -12,6 +12,9 @@ public enum Cell: Sendable, Hashable {
     /// not followed (`.rows`); `text` in the text modes
     /// (`<text "abc", not Date>`), `json` (a JSON value) in the JSON modes.
     case placeholder(text: String, json: String)
+    /// A Transformable value decoded from its keyed archive (`.transformed on`): JSON text in
+    /// the text modes, JSON in the JSON modes (see ``TransformedValueText``).
+    case transformed(PropertyListValue)
 
     /// The cell as plain text (`nullText` for NULL).
     public func rendered(null nullText: String) -> String {
@@ -21,6 +24,7 @@ public enum Cell: Sendable, Hashable {
         case .value(let v): v.description
         case .text(let s): s
         case .placeholder(let text, _): text
+        case .transformed(let value): TransformedValueText.text(value, wholeBytes: true, timeZone: .gmt)
         }
     }
 }

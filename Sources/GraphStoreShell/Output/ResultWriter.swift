@@ -68,6 +68,15 @@ public final class ResultWriter: ResultSink {
             default: continue
             }
         }
+        // A decoded Transformable value: JSON in the JSON modes, JSON text elsewhere, its
+        // dates in the `.tz` zone and its bytes as the mode shows bytes.
+        for (index, cell) in cells.enumerated() {
+            guard case .transformed(let value) = cell else { continue }
+            let zone = settings.timeZone
+            cells[index] = settings.mode == .json || settings.mode == .jsonl
+                ? .placeholder(text: "", json: TransformedValueText.json(value, timeZone: zone))
+                : .text(TransformedValueText.text(value, wholeBytes: settings.mode.showsBytesWhole, timeZone: zone))
+        }
         defer { rowCount += 1 }
         switch settings.mode {
         case .csv: write(cells.map { FieldText.csv(text($0), separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)

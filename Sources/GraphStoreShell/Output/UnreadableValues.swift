@@ -51,14 +51,26 @@ struct UnreadableValues: Sendable {
 
 extension Shell {
     /// The cell of an object's attribute: its value, or the placeholder of a value that
-    /// cannot be read (counted for the command's warning).
+    /// cannot be read (counted for the command's warning). A Transformable value that is a
+    /// keyed archive of Foundation's plist classes is shown decoded (`.transformed on`);
+    /// bytes that do not decode are shown as bytes, never an error.
     func attributeCell(_ object: ManagedObject, key: String) throws -> Cell {
         do {
-            return try object.value(forKey: key).map(Cell.value) ?? .null
+            guard let value = try object.value(forKey: key) else { return .null }
+            return valueCell(value, transformable: object.mapping.attribute(named: key)?.attribute.type == .transformable)
         } catch let error as StoreError {
             guard let cell = state.unreadableValues.placeholder(for: error) else { throw error }
             return cell
         }
+    }
+
+    /// The cell of a value: a Transformable one decoded when its bytes are a keyed archive
+    /// of Foundation's plist classes and `.transformed` is on, as it is shown otherwise.
+    func valueCell(_ value: AttributeValue, transformable: Bool) -> Cell {
+        if transformable, settings.transformedValues, case .data(let bytes) = value, let decoded = try? PropertyListValue(keyedArchive: bytes) {
+            return .transformed(decoded)
+        }
+        return .value(value)
     }
 
     /// The cell of a stored row's value that could not be read (counted).

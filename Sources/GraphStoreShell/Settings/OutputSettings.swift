@@ -1,7 +1,7 @@
 import Foundation
 
 /// Output settings shared by every result writer (`.mode`, `.headers`, `.nullvalue`,
-/// `.separator`, `.width`, `.expanded`).
+/// `.separator`, `.width`, `.expanded`, `.tz`, `.transformed`).
 public struct OutputSettings: Sendable {
     /// The mode.
     public var mode: OutputMode = .table
@@ -32,6 +32,9 @@ public struct OutputSettings: Sendable {
     /// `.tz`: the zone dates are printed in (ISO 8601), and the zone of a date typed
     /// without one in a predicate (`date > "2010-01-01"`). UTC unless set.
     public var timeZone: TimeZone = .gmt
+    /// `.transformed`: whether a Transformable value holding a keyed archive of Foundation's
+    /// plist classes is shown decoded (JSON text, JSON in the JSON modes) or as its bytes.
+    public var transformedValues = true
 
     /// The default settings.
     public init() {}
