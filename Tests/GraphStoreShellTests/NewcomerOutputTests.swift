@@ -58,7 +58,7 @@ import TestScratch
     @Test func schemaMarksInheritedProperties() throws {
         guard let source = SubentityColumnsTests.sampleModelStore else {
             #expect(ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] != "1", "the corpus is required")
-            print("skipped: the corpus is not beside the package")
+            print("skipped schemaMarksInheritedProperties: ../shared/corpus is not present")
             return
         }
         let shell = try CapturedShell(store: try BrokenStores.copy(source))
