@@ -58,9 +58,11 @@ extension Shell {
     }
 
     /// A pager for the next command's standard output, when one applies: `.pager` is not
-    /// off, there is a pager command, standard output is a terminal and not redirected.
+    /// off, there is a pager command, standard output is a terminal and not redirected, nor
+    /// one JSON document (whose entries must stay in order on one stream).
     private func makePager() -> Pager? {
-        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, let standardOutput else { return nil }
+        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, state.document == nil, let standardOutput
+        else { return nil }
         guard Pager.programExists(command) else {
             if !state.hasToldAboutPager {
                 state.hasToldAboutPager = true

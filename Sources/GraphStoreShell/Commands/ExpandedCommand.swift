@@ -2,7 +2,7 @@
 enum ExpandedCommand {
     static let command = ShellCommand(
         ".expanded", aliases: ["\\x"], arguments: [OnOffArgument.optionalWithAuto],
-        summary: "show table and box results one field per line, a header per record (psql's expanded display); auto: when a row is wider than the terminal",
+        summary: "show table and box results one field per line, a header per record (psql's expanded display); auto (the default at a terminal): when a row is wider than the terminal",
         example: "\\x on",
         details: """
             With no argument, expanded display is switched on or off, as psql's \\x does. The new \
