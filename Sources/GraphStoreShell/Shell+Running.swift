@@ -10,8 +10,12 @@ extension Shell {
 
     /// The same for a command that is a slice of the line it was typed on (see
     /// ``execute(command:)``); one typed at the prompt has its standard output paged (see
-    /// ``Pager``).
+    /// ``Pager``). Under `--json-document` the command is an entry of the document.
     func runStatement(command text: Substring, atPrompt: Bool = false) throws {
+        let document = state.document
+        document?.beginCommand(text.trimmingWhitespace())
+        var failure: String?
+        defer { document?.endCommand(error: failure) }
         if options.echo { output(text.trimmingWhitespace() + "\n") }
         let before = options.changes ? ChangeSummary(context) : nil
         let clock = options.timer ? CommandClock() : nil
@@ -30,6 +34,9 @@ extension Shell {
         }
         defer { showNotes() }
         defer { warnAboutUnreadableValues() }
+        let outerAtPrompt = state.commandIsAtPrompt
+        state.commandIsAtPrompt = atPrompt
+        defer { state.commandIsAtPrompt = outerAtPrompt }
         if atPrompt { state.pager = makePager() }
         do {
             try execute(command: text)
@@ -38,17 +45,24 @@ extension Shell {
             try finishCommandOutput(commandFailed: !readerQuit)
             // The reader quit the pager: the rest was not wanted, and the command stopped.
             if readerQuit, ShellError.describing(error, interrupted: false).message == "interrupted" { return }
+            // A script that failed has said why already, each failure in its own entry.
+            if !(error is ScriptFailure) { failure = describe(error).message }
             throw error
         }
         endPager()
         try finishCommandOutput(commandFailed: false)
-        if isInterrupted() { throw ShellError("interrupted") }
+        if isInterrupted() {
+            failure = "interrupted"
+            throw ShellError("interrupted")
+        }
     }
 
     /// A pager for the next command's standard output, when one applies: `.pager` is not
-    /// off, there is a pager command, standard output is a terminal and not redirected.
+    /// off, there is a pager command, standard output is a terminal and not redirected, nor
+    /// one JSON document (whose entries must stay in order on one stream).
     private func makePager() -> Pager? {
-        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, let standardOutput else { return nil }
+        guard options.pager != .off, let command = pagerCommand, let terminal, state.redirection == nil, state.document == nil, let standardOutput
+        else { return nil }
         guard Pager.programExists(command) else {
             if !state.hasToldAboutPager {
                 state.hasToldAboutPager = true
@@ -57,6 +71,11 @@ extension Shell {
             return nil
         }
         return Pager(command: command, rows: terminal.rows, columns: terminal.columns, always: options.pager == .on) { standardOutput.write($0) }
+    }
+
+    /// Whether so many more lines of the running command's result go through its pager.
+    func isPaged(lines: Int) -> Bool {
+        state.pager?.willPage(lines: lines) ?? false
     }
 
     /// Ends the running command's pager, if any; whether its reader quit it early.
@@ -71,6 +90,13 @@ extension Shell {
 }
 
 extension Shell {
+    /// Says what a settings command set (`timing is on`), as psql does: always when the
+    /// command toggled the setting (no argument), else only when it was typed at the prompt,
+    /// so that a script's standard output stays its data, as sqlite3's does.
+    func confirmSetting(_ sentence: String, toggled: Bool) {
+        if toggled || state.commandIsAtPrompt { output(sentence + "\n") }
+    }
+
     /// Writes out the notes a command left for after its output.
     func showNotes() {
         guard !state.notes.isEmpty else { return }

@@ -231,19 +231,27 @@ public final class Shell {
     /// A result's writer, and what ends the result once every row is in (see ``emit(columns:_:)``).
     func startResult(columns: [String]) -> (sink: ResultSink, finish: () -> Void) {
         let settings = effectiveSettings
-        let writer = ResultWriter(settings: settings, isInterrupted: { [unowned self] in
-            guard outputHasFailed else { return isInterrupted() }
-            store?.interrupter.interrupt()
-            return true
-        }, write: output)
+        let writer = ResultWriter(
+            settings: settings,
+            isInterrupted: { [unowned self] in
+                guard outputHasFailed else { return isInterrupted() }
+                store?.interrupter.interrupt()
+                return true
+            },
+            isPaged: { [unowned self] in isPaged(lines: $0) },
+            // A redirected result is a file of its own, not part of the document.
+            document: state.redirection == nil ? state.document : nil, write: output)
         writer.begin(columns: columns)
         return (writer, { [unowned self] in
             writer.end()
             if writer.cutToFit, !state.hasToldAboutFitting, let width = settings.terminalWidth {
                 state.hasToldAboutFitting = true
-                state.notes.append(
-                    "note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); "
-                        + "\\x auto shows such rows one field per line")
+                // Under \x auto, only rows past those it measured can be cut.
+                let remedy =
+                    settings.expanded == .auto
+                    ? "\\x auto chose a table from the first \(ResultWriter.measuredRows) rows, which fitted; \\x on shows every row one field per line"
+                    : "\\x auto shows such rows one field per line, and the pager (.pager on) shows them whole"
+                state.notes.append("note: the table was cut to fit the terminal's \(width) columns (… marks what is left out; said once); " + remedy)
             }
         })
     }

@@ -91,6 +91,7 @@ import Testing
     @Test func expandedDisplay() throws {
         let (terminal, _) = try TerminalTests.start(columns: 60)
         #expect(Self.run(terminal, "\\x auto"))
+        #expect(terminal.screen.text.contains("expanded display is used automatically"), "\(terminal.screen.text)")
         #expect(Self.run(terminal, ".schema Book"))
         #expect(terminal.screen.text.contains { $0.hasPrefix("-[ RECORD 1 ]--") && $0.count <= 60 }, "\(terminal.screen.text)")
         #expect(terminal.screen.text.contains("entity    | Book"), "\(terminal.screen.text)")
@@ -108,11 +109,13 @@ import Testing
         #expect(terminal.waitForExit() == 0)
     }
 
-    /// Table and box results never print wider than the terminal: wide values are cut with
-    /// `…` and columns that cannot fit at all are left out; said once.
+    /// With `\x off`, table and box results never print wider than the terminal: wide values
+    /// are cut with `…` and columns that cannot fit at all are left out; said once. (`\x
+    /// auto`, the default at a terminal, shows them as records: see `WideRowsTerminalTests`.)
     @Test func tablesNeverPrintWiderThanTheTerminal() throws {
         let wide = "sql SELECT " + (1...38).map { "\($0) AS column_number_\($0)" }.joined(separator: ", ")
         let (terminal, _) = try TerminalTests.start(columns: 80)
+        #expect(Self.run(terminal, "\\x off"))
         #expect(Self.run(terminal, wide))
         #expect(terminal.screen.text.contains { $0.hasSuffix("| … |") }, "\(terminal.screen.text)")
         let note = "note: the table was cut to fit the terminal's 80 columns"

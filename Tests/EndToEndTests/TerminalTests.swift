@@ -96,7 +96,8 @@ import Testing
         terminal.type("Book.cat\t")
         #expect(terminal.waitFor { $0.currentLine == prompt + " .schema Book.category" }, "\(terminal.screen.text)")
         terminal.type("\r")
-        #expect(terminal.waitFor(text: "| BookCategory | name "))
+        // Wider than the terminal's 100 columns: records (\x auto, the default at a terminal).
+        #expect(terminal.waitFor(text: "entity    | BookCategory"), "\(terminal.screen.text)")
         #expect(terminal.waitFor { $0.currentLine == prompt })
         terminal.type(".quit\r")
         #expect(terminal.waitForExit() == 0)
@@ -214,8 +215,12 @@ import Testing
         #expect(terminal.waitForExit() == 0, "\(terminal.screen.text)")
     }
 
+    /// With `\x off` (at a terminal `auto` shows such rows as records), a table is fitted.
     @Test func tablesFitTheTerminalAndColourFollowsNoColor() throws {
         let (narrow, _) = try Self.start(columns: 60, colour: true)
+        narrow.type("\\x off\r")
+        #expect(narrow.waitFor(text: "expanded display is off"))
+        #expect(narrow.waitFor { $0.currentLine == prompt })
         narrow.type(".schema Book\r")
         #expect(narrow.waitFor(text: "| Book "))
         #expect(narrow.waitFor { $0.currentLine == prompt })

@@ -188,8 +188,10 @@ import Testing
         let command = try #require(harness.shell.command(named: name))
         let usage = command.usage
         #expect(usage == command.arguments.usage(of: name))
-        #expect(try harness.output(of: ".help \(name)").hasPrefix("usage: \(usage)\n  \(command.summary)\n"))
-        #expect(try harness.output(of: ".help").split(separator: "\n").contains { $0.hasPrefix(usage + " ") })
+        #expect(try harness.output(of: ".help \(name)").hasPrefix("usage: \(usage)\n" + TextWrapping.wrap(command.summary, indent: "  ")))
+        // Wrapped lines joined again: a long usage is wrapped on lines of its own.
+        let listing = try harness.output(of: ".help").replacingOccurrences(of: "\n +", with: " ", options: .regularExpression)
+        #expect(listing.split(separator: "\n").contains { $0.hasPrefix(usage + " ") })
         let manual = try ManualTests.manual()
         #expect(manual.contains(".SS \"\(ManualPage.escape(usage, inQuotes: true))\"\n"))
         let completer = Completer(shell: harness.shell)

@@ -201,12 +201,37 @@ import Testing
         #expect(text == "<TR><TH>a</TH>\n<TH>b</TH>\n</TR>\n<TR><TD>&lt;x &amp; &#39;y&#39;&gt;</TD>\n<TD></TD>\n</TR>\n")
     }
 
-    /// `.width`: fixed widths, cut with `…`; a negative width right-aligns.
+    /// `.width`: fixed widths, a longer value wrapped onto further lines as sqlite3 wraps it
+    /// (it was cut with `…`, in files too); a negative width right-aligns.
     @Test func widthsFixColumns() {
         let text = write(.table, columns: ["id", "title"], rows: [[.value(.integer(7)), .text("The first book")]]) { $0.columnWidths = [-4, 6] }
-        #expect(text == "+------+--------+\n|   id | title  |\n+------+--------+\n|    7 | The f… |\n+------+--------+\n")
+        #expect(text == "+------+--------+\n|   id | title  |\n+------+--------+\n|    7 | The fi |\n|      | rst bo |\n|      | ok     |\n+------+--------+\n")
+        #expect(FieldText.wrap("書籍です", to: 3) == ["書", "籍", "で", "す"])
+        #expect(FieldText.wrap("", to: 3) == [""])
         // 0 and columns past the list take their values' width.
         #expect(write(.table, columns: ["a"], rows: [[.text("abc")]]) { $0.columnWidths = [0] } == "+-----+\n| a   |\n+-----+\n| abc |\n+-----+\n")
+    }
+
+    /// A table that goes to a pager is written whole, for `less -S` to scroll sideways; one
+    /// that goes straight to the terminal is fitted to it.
+    @Test func pagedTablesAreNotCut() {
+        let long = String(repeating: "word ", count: 30)
+        func table(paged: Bool) -> String {
+            var settings = OutputSettings()
+            settings.terminalWidth = 40
+            var text = ""
+            var asked: [Int] = []
+            let writer = ResultWriter(settings: settings, isInterrupted: { false }, isPaged: { asked.append($0); return paged }, document: nil) { text += $0 }
+            writer.begin(columns: ["id", "text"])
+            writer.row([.value(.integer(1)), .text(long)])
+            writer.end()
+            // Borders, header and the row: the lines about to be written.
+            #expect(asked == [5])
+            #expect(writer.cutToFit == !paged)
+            return text
+        }
+        #expect(table(paged: true).contains(long))
+        #expect(!table(paged: false).contains(long))
     }
 
     /// psql's expanded display: a header line per record, one field per line.

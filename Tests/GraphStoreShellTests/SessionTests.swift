@@ -255,14 +255,25 @@ import Testing
         #expect(harness.shell.parameters.all.isEmpty)
     }
 
-    @Test func helpListsEveryCommandOnOneLineAndDetailsOne() throws {
+    /// `.help` lists every command, its summary wrapped under it within 78 columns (a
+    /// summary was once one line of up to 200 columns), then how commands are typed.
+    @Test func helpListsEveryCommandWrappedAndDetailsOne() throws {
         let harness = try ShellHarness()
         let listing = try harness.output(of: ".help")
         let lines = listing.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
-        #expect(lines.count == harness.shell.commands.count)
-        #expect(listing.hasSuffix(HelpCommand.typing) && HelpCommand.typing.contains("A ; ends a command"))
-        for (line, command) in zip(lines, harness.shell.commands) {
-            #expect(line.contains(command.summary), "\(command.name)")
+        for line in listing.split(separator: "\n") { #expect(line.count <= 78, "\(line)") }
+        // A command's first line starts with its usage; the summary's further lines are indented.
+        let entries = lines.reduce(into: [String]()) { entries, line in
+            if line.first == " ", !entries.isEmpty {
+                entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+            } else {
+                entries.append(String(line))
+            }
+        }
+        #expect(entries.count == harness.shell.commands.count)
+        #expect(listing.hasSuffix(TextWrapping.wrap(HelpCommand.typing)) && HelpCommand.typing.contains("A ; ends a command"))
+        for (entry, command) in zip(entries, harness.shell.commands) {
+            #expect(entry.hasPrefix(command.usage) && entry.contains(command.summary), "\(command.name)")
         }
         let one = try harness.output(of: ".help rows")
         #expect(one.hasPrefix("usage: .rows ENTITY|TABLE [LIMIT]\n"))

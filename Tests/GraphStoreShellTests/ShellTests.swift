@@ -86,7 +86,8 @@ enum ShellFixtures {
         #expect(book.contains("objectID,id,Book/p1\n"))
         #expect(book.contains("title,String,The first book\n"))
         #expect(book.contains("category,to-one,BookCategory/p1\n"))
-        #expect(book.contains("pages,to-many,0\n"))
+        // An ordered relationship says so, as .schema does (it once said only to-many).
+        #expect(book.contains("pages,ordered to-many,0\n"))
         let category = try shell.run("show Book/p1.category")
         #expect(category.contains("name,String,Fiction\n"))
         #expect(category.contains("books,to-many,\"2: Book/p1, Book/p2\"\n"))

@@ -196,12 +196,13 @@ struct KeyedArchive {
     }
 
     /// An archived `NSDecimalNumber`: `NS.mantissa` (little-endian bytes), `NS.exponent`,
-    /// `NS.negative`; or any number.
+    /// `NS.negative`; or any number, a real as the Decimal of its shortest digits (as a
+    /// stored real is read: `3.3333333333`, not `Decimal(Double)`'s `3.333333333299999232`).
     func decimal(_ value: ArchiveValue?) -> Decimal? {
         guard let value else { return nil }
         let resolved = resolve(value)
         if case .integer(let v) = resolved { return Decimal(v) }
-        if case .real(let v) = resolved { return Decimal(v) }
+        if case .real(let v) = resolved { return AttributeValue.decimal(stored: v) }
         // NSDecimal holds at most eight 16-bit words of mantissa.
         guard case .dictionary(let fields) = resolved, case .data(let mantissa)? = fields["NS.mantissa"].map(resolve),
             mantissa.count <= 16

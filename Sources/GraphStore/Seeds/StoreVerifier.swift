@@ -289,7 +289,9 @@ public struct StoreVerifier {
 
     // MARK: - Expectations
 
-    /// One expectation as a check named `expect.LINE`.
+    /// One expectation as a check named `expect.LINE`, whose `found` is the number of
+    /// objects the line counted, whether it holds or not (`count Book == 3` that fails with
+    /// one book finds 1); a line that cannot be counted fails with 0.
     public func check(_ expectation: StoreExpectation) -> VerificationCheck {
         let name = "expect.\(expectation.line)"
         do {
@@ -297,10 +299,10 @@ public struct StoreVerifier {
             let count = try ManagedObjectContext(store: store).count(for: FetchRequest(entityName: expectation.entity, predicate: predicate))
             let holds = expectation.holds(forCount: count)
             return VerificationCheck(
-                name: name, status: holds ? .passed : .failed, found: holds ? 0 : 1,
+                name: name, status: holds ? .passed : .failed, found: count,
                 detail: "\(expectation.text) (\(count) object\(count == 1 ? "" : "s"))")
         } catch {
-            return VerificationCheck(name: name, status: .failed, found: 1, detail: "\(expectation.text): \(error)")
+            return VerificationCheck(name: name, status: .failed, found: 0, detail: "\(expectation.text): \(error)")
         }
     }
 }

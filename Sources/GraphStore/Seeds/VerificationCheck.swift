@@ -21,7 +21,8 @@ public struct VerificationCheck: Sendable, Hashable {
     public var name: String
     /// What it found.
     public var status: Status
-    /// How many problems (rows, keys, lines) it found.
+    /// How many problems (rows, keys, lines) it found; for an expectation (`expect.*`), how
+    /// many objects its line counted.
     public var found: Int
     /// What was found, or the fact reported: a sentence, with up to a few examples.
     public var detail: String

@@ -10,6 +10,11 @@ enum OnOffArgument {
         arguments.has("on") ? true : arguments.has("off") ? false : !current
     }
 
+    /// Whether `on` or `off` was typed (else the setting is toggled).
+    static func given(_ arguments: ParsedArguments) -> Bool {
+        arguments.has("on") || arguments.has("off")
+    }
+
     /// `[on|off|auto]` (`\x`, `.pager`).
     static let optionalWithAuto = ArgumentElement.optional([.literal("on", "off", "auto")])
 

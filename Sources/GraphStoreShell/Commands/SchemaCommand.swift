@@ -14,12 +14,17 @@ enum SchemaCommand {
             ENTITY.KEYPATH follows relationships: .schema Book.category shows BookCategory. \
             --mermaid prints a Mermaid erDiagram (for a README), --dot a Graphviz digraph \
             (graphstore -c '.schema --dot' STORE | dot -Tsvg > model.svg), both of the whole \
-            model or of ENTITY; --sql prints the CREATE TABLE and CREATE INDEX statements of the file.
+            model or of ENTITY; --sql prints the CREATE TABLE and CREATE INDEX statements of the file, \
+            or with ENTITY those of its table (shared with its family) and of its relationships' join tables. \
+            A sub-entity's inherited properties say so first in details (inherited from PARENT).
             """
     ) { shell, arguments in
         let store = try shell.requireStore()
         let mappings = try arguments[entity].map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
-        if arguments.has("--sql") { return shell.output(SchemaDiagram.sql(store.schema)) }
+        if arguments.has("--sql") {
+            let tables = arguments[entity] == nil ? nil : Set(mappings.flatMap(SchemaDiagram.tables(of:)))
+            return shell.output(SchemaDiagram.sql(store.schema, only: tables))
+        }
         if arguments.has("--mermaid") { return shell.output(SchemaDiagram.mermaid(store.model, entities: mappings.map(\.entity))) }
         if arguments.has("--dot") { return shell.output(SchemaDiagram.dot(store.model, entities: mappings.map(\.entity))) }
         defer { if case .inferred = store.modelOrigin { shell.diagnostics(inferredNote) } }
@@ -29,15 +34,15 @@ enum SchemaCommand {
                     sink.row([
                         .text(mapping.name), .text(a.attribute.name), .text(a.attribute.isTransient ? "transient attribute" : "attribute"),
                         .text(a.attribute.type.xcodeName), .value(.bool(a.attribute.isOptional)),
-                        a.column.map { .text("\(mapping.table).\($0)") } ?? .null, .text(details(of: a, in: mapping, store: store)),
+                        a.column.map { .text("\(mapping.table).\($0)") } ?? .null,
+                        .text(inherited(a.attribute.name, in: mapping, model: store.model, details: details(of: a, in: mapping, store: store))),
                     ])
                 }
                 for r in mapping.relationships {
-                    let kind = r.relationship.isToMany ? (r.relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
                     sink.row([
-                        .text(mapping.name), .text(r.relationship.name), .text(kind), .text(r.relationship.destination),
+                        .text(mapping.name), .text(r.relationship.name), .text(kind(of: r.relationship)), .text(r.relationship.destination),
                         .value(.bool(r.relationship.isOptional)), .text(storage(r.storage, table: mapping.table)),
-                        .text(details(of: r.relationship)),
+                        .text(inherited(r.relationship.name, in: mapping, model: store.model, details: details(of: r.relationship))),
                     ])
                 }
                 for constraint in mapping.entity.uniquenessConstraints {
@@ -54,6 +59,27 @@ enum SchemaCommand {
                 }
             }
         }
+    }
+
+    /// A relationship's kind as `.schema` and `show` name it: to-one, to-many, ordered to-many.
+    static func kind(of r: RelationshipDescription) -> String {
+        r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+    }
+
+    /// A property's details, starting `inherited from PARENT` when the entity inherits it
+    /// rather than declares it (Xcode shows such properties greyed out).
+    static func inherited(_ property: String, in mapping: EntityMapping, model: ManagedObjectModel, details: String) -> String {
+        guard let ancestor = declaringAncestor(of: property, in: mapping, model: model) else { return details }
+        return "inherited from \(ancestor)" + (details.isEmpty ? "" : "; " + details)
+    }
+
+    /// The ancestor that declares `property`, when the entity inherits it; nil for its own.
+    static func declaringAncestor(of property: String, in mapping: EntityMapping, model: ManagedObjectModel) -> String? {
+        func declares(_ entity: EntityDescription) -> Bool {
+            entity.attribute(named: property) != nil || entity.relationship(named: property) != nil
+        }
+        guard mapping.entity.parent != nil, !declares(mapping.entity) else { return nil }
+        return model.ancestry(of: mapping.name).reversed().first(where: declares)?.name
     }
 
     /// Said after the schema of an inferred model: its types and relationships are guesses.

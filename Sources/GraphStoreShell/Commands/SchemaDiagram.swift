@@ -121,10 +121,23 @@ enum SchemaDiagram {
 
     // MARK: - SQL
 
-    /// The file's own DDL: each table's `CREATE TABLE`, then each index's, as stored.
-    static func sql(_ schema: DatabaseSchema) -> String {
-        let tables = schema.tables.values.sorted { $0.name < $1.name }.map(\.sql)
-        let indexes = schema.indexes.compactMap(\.sql)
+    /// The file's own DDL: each table's `CREATE TABLE`, then each index's, as stored; only
+    /// of the tables named in `only` (any case) when it is given.
+    static func sql(_ schema: DatabaseSchema, only: Set<String>? = nil) -> String {
+        let wanted = only.map { Set($0.map { $0.uppercased() }) }
+        func isWanted(_ table: String) -> Bool { wanted?.contains(table.uppercased()) ?? true }
+        let tables = schema.tables.values.filter { isWanted($0.name) }.sorted { $0.name < $1.name }.map(\.sql)
+        let indexes = schema.indexes.filter { isWanted($0.table) }.compactMap(\.sql)
         return (tables + indexes).map { $0 + ";\n" }.joined()
+    }
+
+    /// The tables that hold an entity's rows and links: its family's table and the join
+    /// tables of its many-to-many relationships.
+    static func tables(of mapping: EntityMapping) -> Set<String> {
+        var tables: Set<String> = [mapping.table]
+        for r in mapping.relationships {
+            if case .joinTable(let join) = r.storage { tables.insert(join.table) }
+        }
+        return tables
     }
 }

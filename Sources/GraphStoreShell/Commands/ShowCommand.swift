@@ -85,7 +85,8 @@ enum ShowCommand {
     }
 
     /// One row per property: the object's ID, its URI, its attributes, its relationships
-    /// (destinations by ID, as they can be typed back).
+    /// (destinations by ID, as they can be typed back; their kind as `.schema` names it:
+    /// to-one, to-many, ordered to-many).
     private static func properties(of object: ManagedObject, shell: Shell) throws -> [[Cell]] {
         let id = Cell.text(object.objectID.description)
         var rows: [[Cell]] = [[id, .text("objectID"), .text("id"), id], [id, .text("uri"), .text("id"), .text(object.objectID.uriRepresentation)]]
@@ -98,7 +99,7 @@ enum ShowCommand {
                 let members = try object.objectIDs(forKey: name)
                 let shown = members.prefix(20).map(\.description)
                 let more = members.count > 20 ? ", …" : ""
-                rows.append([id, .text(name), .text("to-many"), .text("\(members.count)" + (members.isEmpty ? "" : ": " + shown.joined(separator: ", ") + more))])
+                rows.append([id, .text(name), .text(SchemaCommand.kind(of: r.relationship)), .text("\(members.count)" + (members.isEmpty ? "" : ": " + shown.joined(separator: ", ") + more))])
             } else if let destination = try object.objectID(forKey: name) {
                 var text = destination.description
                 if (try? object.object(forKey: name)?.fireFault()) == nil { text += " (dangling: no such row)" }

@@ -24,7 +24,8 @@ enum VerifyCommand {
             graph.abstract (no object of an abstract entity), graph.delete-rules (no object outlived an \
             owner whose delete rule toward it is Cascade); validation.objects (what validate checks). \
             --expect FILE adds one check per line: 'count ENTITY [where PREDICATE] OP N', 'exists ENTITY \
-            where PREDICATE', 'none ENTITY where PREDICATE' (# starts a comment). --json writes the rows \
+            where PREDICATE', 'none ENTITY where PREDICATE' (# starts a comment); its found is the number of \
+            objects the line counted. --json writes the rows \
             as JSON. The store is only read. Exit status 3 when a check fails.
             """
     ) { shell, arguments in

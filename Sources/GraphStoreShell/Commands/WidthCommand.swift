@@ -8,8 +8,8 @@ enum WidthCommand {
         example: ".width 4 -8 30",
         details: """
             As sqlite3's .width: the first N is the first column's width, and so on; a negative N \
-            right-aligns the column. A value longer than its column is cut, ending in … (sqlite3 \
-            wraps it over several lines instead). Columns past the list, and those given 0, are as \
+            right-aligns the column. A value longer than its column wraps over several lines, as \
+            sqlite3 wraps it (it is never cut). Columns past the list, and those given 0, are as \
             wide as their values, fitted to the terminal.
             """
     ) { shell, arguments in

@@ -23,6 +23,9 @@ enum HelpText {
               --mode MODE      output mode: table box csv tsv json jsonl line list markdown html
               --json, --csv, --tsv, --line, --list, --box, --table, --markdown, --html
                                the same as --mode json and so on (--tabs is --tsv)
+              --json-document  write the whole run as one JSON document: an entry per
+                               command (rows, text, error); with --jsonl, one line per
+                               row, text or error, each tagged with its command
               --headers        print header rows (the default; also --header)
               --no-headers     leave header rows out (also --noheader)
               --nullvalue TEXT show NULL as TEXT

@@ -33,6 +33,11 @@ public struct LaunchOptions: Sendable, Equatable {
     public var initialCommands: [String] = []
     /// `--mode`, `--json`, `-csv`, …
     public var mode: OutputMode?
+    /// `--json-document`: standard output is one JSON document for the whole run (see
+    /// `JSONDocument`): an array with an entry per command, or with `--jsonl` one line per
+    /// row, text or error, each tagged with its command. It means `--json` unless `--jsonl`
+    /// is given; another mode is refused.
+    public var jsonDocument = false
     /// `--headers`, `--no-headers` (`-header`, `-noheader`).
     public var headers: Bool?
     /// `--nullvalue`.
@@ -75,7 +80,7 @@ public struct LaunchOptions: Sendable, Equatable {
 
     /// What an option does.
     private enum Option {
-        case command, file, cmd, mode, modeFlag(OutputMode), headers(Bool), nullValue, separator, newline
+        case command, file, cmd, mode, modeFlag(OutputMode), jsonDocument, headers(Bool), nullValue, separator, newline
         case bail(Bool), echo, write, readOnly, discardUnsaved, strict, create, model, browseMismatch, initFile, noRC, help, version
 
         var takesValue: Bool {
@@ -92,6 +97,7 @@ public struct LaunchOptions: Sendable, Equatable {
         "json": .modeFlag(.json), "jsonl": .modeFlag(.jsonl), "csv": .modeFlag(.csv), "tsv": .modeFlag(.tsv),
         "tabs": .modeFlag(.tsv), "line": .modeFlag(.line), "list": .modeFlag(.list), "box": .modeFlag(.box),
         "table": .modeFlag(.table), "column": .modeFlag(.table), "markdown": .modeFlag(.markdown), "html": .modeFlag(.html),
+        "json-document": .jsonDocument,
         "headers": .headers(true), "header": .headers(true), "no-headers": .headers(false), "noheader": .headers(false),
         "nullvalue": .nullValue, "separator": .separator, "newline": .newline,
         "bail": .bail(true), "no-bail": .bail(false), "echo": .echo,
@@ -105,7 +111,7 @@ public struct LaunchOptions: Sendable, Equatable {
     /// The long options as `--help` and the manual name them (synonyms left out).
     static let longOptions = [
         "--command", "--file", "--cmd", "--mode", "--json", "--csv", "--tsv", "--line", "--list", "--box", "--table",
-        "--markdown", "--html", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
+        "--markdown", "--html", "--json-document", "--headers", "--no-headers", "--nullvalue", "--separator", "--newline", "--bail",
         "--no-bail", "--echo", "--write", "--readonly", "--discard-unsaved", "--strict", "--create", "--model", "--browse-mismatch", "--init", "--no-rc",
         "--help", "--version",
     ]
@@ -152,6 +158,13 @@ public struct LaunchOptions: Sendable, Equatable {
         }
         if options.write, options.readOnly { throw usage("--write and --readonly cannot be given together") }
         if options.create, !options.write || options.model == nil { throw usage("--create needs --write and --model") }
+        if options.jsonDocument {
+            switch options.mode {
+            case nil: options.mode = .json
+            case .json?, .jsonl?: break
+            case let mode?: throw usage("--json-document writes JSON; it cannot be given with --mode \(mode.rawValue) (use --json or --jsonl)")
+            }
+        }
         if let store = positional.first {
             options.store = store
             // sqlite3's habit: `graphstore STORE .entities` runs the command and exits.
@@ -195,6 +208,7 @@ public struct LaunchOptions: Sendable, Equatable {
                 throw Self.usage(error.message)
             }
         case .modeFlag(let mode): select(mode)
+        case .jsonDocument: jsonDocument = true
         case .headers(let on): headers = on
         case .nullValue: nullText = value
         case .separator: separator = value

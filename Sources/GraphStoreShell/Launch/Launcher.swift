@@ -45,6 +45,9 @@ public enum Launcher {
         shell.standardOutput = standardOutput
         shell.terminal = TerminalInfo(fileDescriptor: STDOUT_FILENO, environment: environment)
         if let mode = options.mode { shell.settings.select(mode) }
+        // psql users set \x auto in their .psqlrc: at a terminal it is the default.
+        if shell.terminal != nil { shell.settings.expanded = .auto }
+        if options.jsonDocument { shell.startJSONDocument(lines: options.mode == .jsonl) }
         if let separator = options.separator { shell.settings.columnSeparator = separator }
         if let newline = options.newline { shell.settings.rowSeparator = newline }
         if let headers = options.headers { shell.settings.headers = headers }
@@ -142,6 +145,7 @@ public enum Launcher {
     /// the status a failure; a closed standard output pipe makes it `ExitStatus.closedPipe`.
     private static func finish(_ shell: Shell, standardOutput: FileOutput, status: Int32) -> Int32 {
         var status = status
+        shell.finishJSONDocument()
         do {
             try shell.endRedirection()
         } catch {

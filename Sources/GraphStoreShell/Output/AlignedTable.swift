@@ -6,12 +6,20 @@
 /// (markdown has none), so every row lies within the borders drawn around it whatever the
 /// number of rows. On a terminal the table is fitted to its width: the widest columns are
 /// cut, their values ending in `…`; when not even that fits, the last columns are left out
-/// and a `…` column stands for them. `.width` fixes columns' widths; `\x` (or `auto`, when
-/// the rows are wider than the terminal) shows each row as a record instead.
+/// and a `…` column stands for them. A table that goes to a pager is not fitted: the pager
+/// (`less -S`) scrolls sideways. `.width` fixes columns' widths, a longer value wrapping
+/// over several lines as sqlite3 wraps it; `\x` (or `auto`, when the measured rows are
+/// wider than the terminal) shows each row as a record instead. Nothing is cut but to fit
+/// a terminal (or to `maxColumnWidth`, which a program embedding the shell sets).
 final class AlignedTable {
     private let settings: OutputSettings
     private let columns: [String]
     private let write: (String) -> Void
+    /// Whether a result of so many more lines goes to a pager (see ``ResultWriter``).
+    private let isPaged: (_ lines: Int) -> Bool
+    /// Whether the table is fitted to the terminal: not when there is none, nor when it goes
+    /// to a pager, decided once with the layout.
+    private var fitsTerminal = true
     /// The rows measured before the layout is chosen, as given and as rendered.
     private var pending: [(cells: [Cell], rendered: [RenderedCell])] = []
     private var natural: [Int]
@@ -29,9 +37,10 @@ final class AlignedTable {
         var isNull: Bool
     }
 
-    init(columns: [String], settings: OutputSettings, write: @escaping (String) -> Void) {
+    init(columns: [String], settings: OutputSettings, isPaged: @escaping (_ lines: Int) -> Bool = { _ in false }, write: @escaping (String) -> Void) {
         self.columns = columns
         self.settings = settings
+        self.isPaged = isPaged
         self.write = write
         natural = columns.map { _ in 1 }
     }
@@ -50,7 +59,7 @@ final class AlignedTable {
 
     func finish() {
         if records != nil { return }
-        if layout == nil { flushPending() }
+        if layout == nil { flushPending(finishing: true) }
         if let layout, settings.mode != .markdown { write(border(layout, position: .bottom)) }
     }
 
@@ -65,14 +74,17 @@ final class AlignedTable {
         }
     }
 
-    private var available: Int? { settings.mode == .markdown ? nil : settings.terminalWidth }
+    /// The width the table is fitted to, if any.
+    private var available: Int? { settings.mode == .markdown || !fitsTerminal ? nil : settings.terminalWidth }
 
     private func makeLayout() -> ColumnLayout {
         let rightAligned = columns.indices.map { $0 < settings.columnWidths.count && settings.columnWidths[$0] < 0 }
         return ColumnLayout.make(natural: natural, fixed: fixedWidths, rightAligned: rightAligned, available: available)
     }
 
-    private func flushPending() {
+    /// Chooses the layout from the measured rows and writes them: at the 500th row, or at
+    /// the end of a shorter result (`finishing`).
+    private func flushPending(finishing: Bool = false) {
         if showsHeader { natural = zip(natural, columns).map { max($0, DisplayWidth.of($1)) } }
         for row in pending {
             for (i, cell) in row.rendered.enumerated() { natural[i] = max(natural[i], cell.width) }
@@ -86,6 +98,10 @@ final class AlignedTable {
             pending = []
             return
         }
+        // The lines about to be written (each at least one row of the screen): borders,
+        // header, the measured rows; if the pager takes them, it gets them whole.
+        let lines = pending.count + (showsHeader ? 2 : 0) + (settings.mode == .markdown ? 0 : 1 + (finishing ? 1 : 0))
+        fitsTerminal = settings.terminalWidth != nil && !isPaged(lines)
         let layout = makeLayout()
         self.layout = layout
         if settings.mode != .markdown { write(border(layout, position: .top)) }
@@ -98,15 +114,17 @@ final class AlignedTable {
     }
 
     /// Whether the rows are shown as records: `\x on`, or `auto` and the measured rows are
-    /// wider than the terminal.
+    /// wider than the terminal, whether a pager takes them or not, as psql decides. (psql
+    /// keeps a result of one column a table; here that would cut its values, so it too is
+    /// shown as records.)
     private var expands: Bool {
         guard settings.mode != .markdown else { return false }
         switch settings.expanded {
         case .off: return false
         case .on: return true
         case .auto:
-            guard let available else { return false }
-            return natural.reduce(0, +) + ColumnLayout.overhead(columns: columns.count) > available
+            guard let terminal = settings.terminalWidth else { return false }
+            return natural.reduce(0, +) + ColumnLayout.overhead(columns: columns.count) > terminal
         }
     }
 
@@ -139,20 +157,39 @@ final class AlignedTable {
 
     private func writeRow(_ cells: [RenderedCell], isHeader: Bool = false) {
         guard let layout else { return }
+        // A value longer than its `.width` wraps onto further lines, as sqlite3 wraps it;
+        // one longer than a column narrowed to fit the terminal is cut.
+        var wrapped: [[String]] = []
+        for (i, width) in layout.widths.enumerated() where cells[i].width > width && layout.narrowed[i] && !layout.fitted[i] {
+            if wrapped.isEmpty { wrapped = Array(repeating: [], count: layout.widths.count) }
+            wrapped[i] = FieldText.wrap(cells[i].text, to: width)
+        }
+        let lineCount = wrapped.map(\.count).max() ?? 1
+        for line in 0..<lineCount { writeLine(line, of: cells, wrapped: wrapped, isHeader: isHeader) }
+    }
+
+    /// One line of a row: each shown column's text, padded, styled; on the first line the
+    /// values, on further ones what wrapped of them (`wrapped`, empty when nothing did).
+    private func writeLine(_ line: Int, of cells: [RenderedCell], wrapped: [[String]], isHeader: Bool) {
+        guard let layout else { return }
         var parts: [String] = []
         parts.reserveCapacity(layout.widths.count + 1)
         for (i, width) in layout.widths.enumerated() {
-            var text = cells[i].text
-            var used = cells[i].width
+            var text = line == 0 ? cells[i].text : ""
+            var used = line == 0 ? cells[i].width : 0
+            if !wrapped.isEmpty, !wrapped[i].isEmpty {
+                text = line < wrapped[i].count ? wrapped[i][line] : ""
+                used = DisplayWidth.of(text)
+            }
             if used > width, layout.narrowed[i] {
                 text = FieldText.cut(text, to: width)
                 used = DisplayWidth.of(text)
                 if layout.fitted[i] { cutToFit = true }
             }
             let padding = String(repeating: " ", count: max(0, width - used))
-            if isHeader {
+            if isHeader, !text.isEmpty {
                 text = TerminalStyle.bold.apply(text, if: settings.colour)
-            } else if cells[i].isNull {
+            } else if cells[i].isNull, !text.isEmpty {
                 text = TerminalStyle.dim.apply(text, if: settings.colour)
             }
             // Left-aligned throughout, numbers included, as sqlite3's table and box modes

@@ -39,6 +39,26 @@ enum FieldText {
             .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
     }
 
+    /// `text` in lines of at most `width` columns, broken between characters (as sqlite3
+    /// wraps a value longer than its `.width`); a character wider than `width` takes a line.
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width, !line.isEmpty {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            line.append(character)
+            used += characterWidth
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// `text` cut to `width` columns, its last column an ellipsis.
     static func cut(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }

@@ -47,6 +47,15 @@ final class Pager {
     var readerHasQuit: Bool { quit || pipe?.failure != nil }
     private var quit = false
 
+    /// Whether `lines` more lines, each at least a row of the screen, go to the pager: it is
+    /// on for every result or already started, or they would not fit with what is held. (A
+    /// table is then written whole, not fitted to the terminal's width: the pager scrolls
+    /// sideways, as `less -S` does.)
+    func willPage(lines: Int) -> Bool {
+        guard !passesThrough else { return false }
+        return pipe != nil || always || heldRows + lines > rows - 1
+    }
+
     /// Takes a piece of the result: held while it fits the screen, then handed to the pager.
     func write(_ text: String) {
         if let pipe { return pipe.write(text) }

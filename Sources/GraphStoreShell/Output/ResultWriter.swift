@@ -8,7 +8,8 @@ import GraphStore
 /// output stays parseable. Rows stream: csv, tsv, list, html, json, jsonl and line write
 /// each row as it arrives; the aligned modes (table, box, markdown) measure the first
 /// `measuredRows` rows, then stream (see ``AlignedTable``), so a million rows never sit in
-/// memory at once.
+/// memory at once. The json and jsonl modes hand their row objects to a run's one JSON
+/// document instead, when there is one (`--json-document`, ``JSONDocument``).
 ///
 /// ```swift
 /// var settings = OutputSettings()
@@ -22,6 +23,8 @@ public final class ResultWriter: ResultSink {
     private let settings: OutputSettings
     private let write: (String) -> Void
     private let isInterrupted: () -> Bool
+    private let isPaged: (_ lines: Int) -> Bool
+    private let document: JSONRowDestination?
     private var columns: [String] = []
     private var started = false
     private var table: AlignedTable?
@@ -37,9 +40,21 @@ public final class ResultWriter: ResultSink {
 
     /// Creates a writer that hands each piece of text to `write`, and drops the rest of a
     /// result once `isInterrupted` says so (a shell passes its Ctrl-C check).
-    public init(settings: OutputSettings, isInterrupted: @escaping () -> Bool = { false }, write: @escaping (String) -> Void) {
+    public convenience init(settings: OutputSettings, isInterrupted: @escaping () -> Bool = { false }, write: @escaping (String) -> Void) {
+        self.init(settings: settings, isInterrupted: isInterrupted, isPaged: { _ in false }, document: nil, write: write)
+    }
+
+    /// The same, for a shell: `isPaged` says whether a result of so many more lines goes
+    /// to a pager, which scrolls sideways (tables are then not fitted to the terminal);
+    /// `document` takes the json and jsonl modes' rows.
+    init(
+        settings: OutputSettings, isInterrupted: @escaping () -> Bool, isPaged: @escaping (_ lines: Int) -> Bool, document: JSONRowDestination?,
+        write: @escaping (String) -> Void
+    ) {
         self.settings = settings
         self.isInterrupted = isInterrupted
+        self.isPaged = isPaged
+        self.document = document
         self.write = write
     }
 
@@ -83,6 +98,7 @@ public final class ResultWriter: ResultSink {
         case .tsv: write(cells.map { FieldText.tsv(text($0)) }.joined(separator: "\t") + "\n")
         case .list: write(cells.map(text).joined(separator: columnSeparator) + rowSeparator)
         case .html: write(htmlRow(cells.map(text), cell: "TD"))
+        case .json where document != nil, .jsonl where document != nil: document?.row(jsonObject(cells))
         case .json: write((rowCount == 0 ? "\n" : ",\n") + jsonObject(cells))
         case .jsonl: write(jsonObject(cells) + "\n")
         case .line: writeLineRecord(cells)
@@ -95,6 +111,7 @@ public final class ResultWriter: ResultSink {
     public func end() {
         start()
         switch settings.mode {
+        case .json where document != nil, .jsonl where document != nil: document?.endRows()
         case .json: write(rowCount == 0 ? "]\n" : "\n]\n")
         case .table, .box, .markdown: table?.finish()
         default: break
@@ -111,8 +128,9 @@ public final class ResultWriter: ResultSink {
         case .tsv where settings.headers: write(columns.map(FieldText.tsv).joined(separator: "\t") + "\n")
         case .list where settings.headers: write(columns.joined(separator: columnSeparator) + rowSeparator)
         case .html where settings.headers: write(htmlRow(columns, cell: "TH"))
+        case .json where document != nil, .jsonl where document != nil: document?.beginRows()
         case .json: write("[")
-        case .table, .box, .markdown: table = AlignedTable(columns: columns, settings: settings, write: write)
+        case .table, .box, .markdown: table = AlignedTable(columns: columns, settings: settings, isPaged: isPaged, write: write)
         default: break
         }
     }

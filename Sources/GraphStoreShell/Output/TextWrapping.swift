@@ -1,19 +1,24 @@
 /// Wraps prose at word boundaries, for `.help` and `--help`.
 enum TextWrapping {
-    /// `text` wrapped to `width` columns, each line starting with `indent`; line breaks in
-    /// `text` are kept.
-    static func wrap(_ text: String, width: Int = 78, indent: String = "") -> String {
+    /// `text` wrapped to `width` columns, each line starting with `indent` (the first with
+    /// `first`, when given: a hanging indent); line breaks in `text` are kept.
+    static func wrap(_ text: String, width: Int = 78, indent: String = "", first: String? = nil) -> String {
         var out = ""
+        var lead = first ?? indent
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = indent
+            var line = lead
+            var isEmpty = true
             for word in paragraph.split(separator: " ") {
-                if line.count > indent.count, line.count + 1 + word.count > width {
+                if !isEmpty, DisplayWidth.of(line) + 1 + DisplayWidth.of(String(word)) > width {
                     out += line + "\n"
                     line = indent
+                    isEmpty = true
                 }
-                line += (line.count > indent.count ? " " : "") + word
+                line += (isEmpty ? "" : " ") + word
+                isEmpty = false
             }
             out += line + "\n"
+            lead = indent
         }
         return out
     }

@@ -27,7 +27,8 @@ public struct OutputSettings: Sendable {
     /// N > 0 is N columns wide, N < 0 is -N wide and right-aligned, 0 (or a column past the
     /// list) is as wide as its values.
     public var columnWidths: [Int] = []
-    /// psql's expanded display (`\x`): one field per line in table and box modes.
+    /// psql's expanded display (`\x`): one field per line in table and box modes. Off
+    /// here; `graphstore` makes it `auto` when its standard output is a terminal.
     public var expanded = ExpandedDisplay.off
     /// `.tz`: the zone dates are printed in (ISO 8601), and the zone of a date typed
     /// without one in a predicate (`date > "2010-01-01"`). UTC unless set.
@@ -55,6 +56,7 @@ public enum ExpandedDisplay: String, Sendable, CaseIterable {
     case off
     /// Always one field per line.
     case on
-    /// One field per line when a row does not fit the terminal (as a table elsewhere).
+    /// One field per line when the rows a table measures (the first 500) do not fit the
+    /// terminal; a table elsewhere, and where they fit.
     case auto
 }

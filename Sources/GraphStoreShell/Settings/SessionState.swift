@@ -17,8 +17,13 @@ struct SessionState {
     var notes: [String] = []
     /// Whether the session has said that a table was cut to fit the terminal (said once).
     var hasToldAboutFitting = false
+    /// Whether the running command was typed at the prompt (not read from a script, even
+    /// one `.read` at the prompt): settings commands then confirm what they set.
+    var commandIsAtPrompt = false
     /// The pager the running command's standard output goes through, if any.
     var pager: Pager?
+    /// The run's one JSON document (`--json-document`), which standard output goes into.
+    var document: JSONDocument?
     /// Whether the session has said that the pager cannot be started (said once).
     var hasToldAboutPager = false
     /// The values the running command showed in place of ones it could not read.

@@ -104,6 +104,17 @@ extension ModelIOTests {
             }
         }
 
+        /// A Decimal archived as a plain real (a default value, a predicate's constant) reads
+        /// as its shortest digits, as a stored real does, not as the double's binary
+        /// expansion (`3.333333333299999232`).
+        @Test func aRealReadAsADecimalKeepsItsShortestDigits() throws {
+            let b = ArchiveBuilder()
+            let real = b.add(3.3333333333)
+            let archive = try KeyedArchive(propertyList: try b.encoded(root: real))
+            let decimal = try #require(archive.decimal(.reference(real["CF$UID"] ?? 0)))
+            #expect("\(decimal)" == "3.3333333333")
+        }
+
         /// The same predicate reused 3 levels deep is an ordinary predicate.
         @Test func anArchivedPredicateReusedAFewTimesIsRead() throws {
             let b = ArchiveBuilder()

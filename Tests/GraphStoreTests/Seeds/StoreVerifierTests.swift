@@ -171,6 +171,11 @@ import TestScratch
         #expect(checks["expect.5"]?.status == .passed)
         #expect(checks["expect.6"]?.status == .failed)
         #expect(checks["expect.6"]?.detail == "count Book > 3 (3 objects)")
+        // found is the count the line measured, failed or not: what a failing count needs.
+        #expect(checks["expect.6"]?.found == 3)
+        #expect(checks["expect.2"]?.found == 3)
+        #expect(checks["expect.3"]?.found == 0)
+        #expect(checks["expect.4"]?.found == 1)
         #expect(throws: StoreExpectationError.self) { try StoreExpectation.parse("count Book about 4", file: "x") }
     }
 
