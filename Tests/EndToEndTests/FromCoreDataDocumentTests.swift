@@ -74,7 +74,7 @@ import TestScratch
     }
 
     @Test func everyCounterpartTheTablesNameIsPublicAPI() throws {
-        let (symbols, output) = try PublicSymbols.extract()
+        let (symbols, output) = try PublicSymbols.library.get()
         try #require(symbols.isType("ManagedObjectContext"), "no symbol graph: \(output)")
         let text = try String(contentsOfFile: Self.document, encoding: .utf8)
         let spans = Self.graphStoreCells(text).flatMap(Self.codeSpans)
@@ -88,7 +88,7 @@ import TestScratch
 
     /// The checker itself refuses names and labels that are not there.
     @Test func aRenamedCallFailsTheCheck() throws {
-        let (symbols, _) = try PublicSymbols.extract()
+        let (symbols, _) = try PublicSymbols.library.get()
         var checker = CounterpartChecker(symbols: symbols, notTheLibrarys: Self.notTheLibrarys, variables: Self.keywords, variableTypes: Self.variableTypes)
         for span in ["context.object(for:)", "PersistentContainer(path:model:)", "context.mergePolicy = .mergeByPropertyObjectTrump", "FetchIndex.Element"] {
             checker.check(span)

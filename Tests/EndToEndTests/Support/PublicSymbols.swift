@@ -23,6 +23,9 @@ struct PublicSymbols {
     /// Whether `name` is a type.
     func isType(_ name: String) -> Bool { typeNames.contains(name) }
 
+    /// The library's symbols, extracted once for every test that asks (a few seconds each time).
+    static let library = Result { try extract() }
+
     static func extract() throws -> (symbols: PublicSymbols, output: String) {
         let modules = URL(fileURLWithPath: GraphStoreBinary.path).deletingLastPathComponent().appendingPathComponent("Modules").path
         let root = GraphStoreBinary.packageRoot.path
