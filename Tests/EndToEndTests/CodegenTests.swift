@@ -56,6 +56,24 @@ import TestScratch
         #expect(BrokenStores.bytes(of: seed) == before)
     }
 
+    /// The SurfJournal port's class (Tests/GraphStoreTests/Support/SurfJournal) is what
+    /// codegen writes today for the app's own model in the corpus.
+    @Test func theSurfJournalPortsClassIsWhatCodegenWrites() throws {
+        let corpus = GraphStoreBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard FileManager.default.fileExists(atPath: corpus.path) else {
+            if ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" { Issue.record("../shared/corpus is required but missing") }
+            print("skipped theSurfJournalPortsClassIsWhatCodegenWrites: ../shared/corpus is not present")
+            return
+        }
+        let model = corpus.appendingPathComponent(
+            "models/kodecocodes__cdt-materials/09-multiple-managed-object-contexts/projects/challenge/SurfJournal/SurfJournal/SurfJournalModel.xcdatamodeld").path
+        let (output, result) = try generate(model, all: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        let checkedIn = GraphStoreBinary.packageRoot.appendingPathComponent("Tests/GraphStoreTests/Support/SurfJournal/JournalEntry.swift").path
+        #expect(try files(in: output)["JournalEntry.swift"] == String(contentsOfFile: checkedIn, encoding: .utf8),
+                "regenerate: graphstore codegen --all --model …/SurfJournalModel.xcdatamodeld --output Tests/GraphStoreTests/Support/SurfJournal")
+    }
+
     @Test func usageErrorsExitWithTwo() throws {
         #expect(try GraphStoreBinary.run(["codegen", "--output", "/tmp"]).status == 2)
         #expect(try GraphStoreBinary.run(["codegen", "--model"]).status == 2)

@@ -6,7 +6,8 @@ import Testing
 /// whose save pushes into the parent, not to disk. The edit-with-cancel flow is the one of
 /// Core Data by Tutorials' SurfJournal (`JournalEntryViewController` edits a journal entry in
 /// a child of the main context; Save saves the child then the main context, Cancel drops the
-/// child), ported onto the BookStore model.
+/// child), here on the BookStore model; SurfJournalEditTests runs the app's own code, ported,
+/// on its own model and seed store.
 @Suite struct ChildContextTests {
     /// A store with Fiction holding "One" (10) and "Two" (15), and a context that read both.
     private func seeded() throws -> (ManagedObjectContext, String) {
@@ -114,8 +115,7 @@ import Testing
         #expect(rows.last == [.text("Three"), .integer(1)], "\(rows)")
         let pageRows = try Connection(path: path, mode: .readOnly).rows("SELECT ZTEXT, ZBOOK FROM ZPAGE")
         #expect(pageRows == [[.text("first page"), .integer(3)]], "\(pageRows)")
-        // The reopened context is kept: an object does not keep its context alive.
-        let reopened = try reopen(path)
+        let reopened = try reopen(path)   // kept: an object does not keep its context alive
         let stored = try book("Three", in: reopened)
         #expect(try stored.object(forKey: "category")?.get("name", as: String.self) == "Fiction")
         #expect(try stored.objects(forKey: "pages").count == 1)
