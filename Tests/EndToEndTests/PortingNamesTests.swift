@@ -38,6 +38,7 @@ import TestScratch
         ("NSMigrationManager", "MappingMigrationManager"), ("NSMappingModel", "MappingModel"),
         ("NSEntityMapping", "MappingModel.EntityMapping"), ("NSEntityMappingType", "MappingModel.EntityMapping.Kind"),
         ("NSPropertyMapping", "MappingModel.PropertyMapping"), ("NSEntityMigrationPolicy", "EntityMigrationPolicy"),
+        ("NSSecureUnarchiveFromDataTransformer", "SecureUnarchiveFromDataTransformer"), ("UndoManager", "ContextUndoManager"),
     ]
 
     /// Core Data's types whose counterpart is not a rename: the message says what to write.

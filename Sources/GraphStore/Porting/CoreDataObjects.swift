@@ -18,6 +18,17 @@ public typealias NSManagedObjectID = ObjectID
 @available(*, unavailable, message: "results are ManagedObject or a generated class on GraphStore: FetchRequest<ManagedObject>, FetchedResultsController<Book>")
 public typealias NSFetchRequestResult = ManagedObject
 
+/// Foundation's `NSSecureUnarchiveFromDataTransformer`, the default transformer of a
+/// Transformable attribute: on GraphStore, ``SecureUnarchiveFromDataTransformer``, registered
+/// under the same name (`NSSecureUnarchiveFromData`).
+@available(*, unavailable, renamed: "SecureUnarchiveFromDataTransformer")
+public typealias NSSecureUnarchiveFromDataTransformer = SecureUnarchiveFromDataTransformer
+
+/// Foundation's `UndoManager`, which Foundation on Linux does not have: a context's undo
+/// manager is a ``ContextUndoManager``.
+@available(*, unavailable, renamed: "ContextUndoManager")
+public typealias UndoManager = ContextUndoManager
+
 extension ManagedObjectContext {
     /// Core Data's `object(with:)`.
     @available(*, unavailable, renamed: "object(for:)")
