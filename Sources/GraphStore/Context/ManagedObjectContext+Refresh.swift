@@ -37,6 +37,8 @@ extension ManagedObjectContext {
         let before = partners(of: object)
         let collisions = try merge(row, into: object, .localChangesWin)
         noteRefreshed(object, gone: false)
+        // Fetched properties are fetched again when next read, as after a reload.
+        object.fetchedResults = [:]
         if collisions.isEmpty || !keepingCollisions {
             object.version = row.version
             acceptStoredVersion(row.version, of: object, key: key)

@@ -38,6 +38,7 @@ extension ManagedObjectContext {
             object.snapshot = nil
             object.dirtyRelationships = []
             object.lifecycle = .registered
+            object.fetchedResults = [:]
             guard let row else {
                 noteRefreshed(object, gone: true)
                 registered.removeValue(forKey: object.objectID)
