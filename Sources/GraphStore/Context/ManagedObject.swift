@@ -10,7 +10,8 @@ import OrderedCollections
 /// - ``predicateValue(forKeyPath:)``: a key path through relationships (`category.name`,
 ///   `pages.@count`), as a predicate sees it.
 ///
-/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``. Attributes are
+/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``, fetched
+/// properties with ``objects(forKey:)`` (see `ManagedObject+FetchedProperties.swift`). Attributes are
 /// written with ``set(_:_:)`` and ``setValue(_:forKey:)``, which record the change, or
 /// ``setPrimitive(_:_:)`` and ``setPrimitiveValue(_:forKey:)``, which do not. An object
 /// fetched from the store is a *fault* until one of its values is touched; touching it
@@ -256,7 +257,9 @@ open class ManagedObject {
     /// for); a missing file is ``StoreError/externalDataMissing(entity:primaryKey:key:file:)``.
     /// A stored value that cannot be read as the attribute's type is
     /// ``StoreError/malformedValue(entity:primaryKey:key:column:found:expected:)``. Either
-    /// error is about this value only: the object's other values read as usual.
+    /// error is about this value only: the object's other values read as usual. A fetched
+    /// property, an array of objects, is ``FetchedPropertyError/notASingleValue(entity:key:)``
+    /// here (Core Data's `value(forKey:)` returns it): read it with ``objects(forKey:)``.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         // The check is here, not only in fireFault, so that a filled object costs no call.

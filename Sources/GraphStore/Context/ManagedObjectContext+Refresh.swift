@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// writes the changes over what someone else saved without a conflict, property by
     /// property. An object whose row is gone leaves the context either way; inserted
     /// objects, deleted ones (with `mergeChanges` true) and those of another context are
-    /// left as they are.
+    /// left as they are. Its fetched properties are fetched again when next read.
     ///
     /// ```swift
     /// try book.set("price", 12.0)                  // unsaved

@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     ///   other end keeps its other pending changes.
     /// - The undo stacks are cleared, as by ``rollback()``: what they describe no longer
     ///   applies to the reloaded objects.
+    /// - Fetched properties are fetched again when next read.
     ///
     /// ```swift
     /// do {
