@@ -224,6 +224,15 @@ import Testing
         #expect(typed.accessErrors.isEmpty)
     }
 
+    /// `graphstore codegen` writes a read-only accessor of the destination's class.
+    @Test func generatedClassesReadFetchedProperties() throws {
+        let files = ModelCodeGenerator(model: try Self.model(), includesManualEntities: true).files()
+        let category = try #require(files.first { $0.name == "BookCategory.swift" }).contents
+        #expect(category.contains("    public var bargainBooks: [Book] {\n        fetchedProperty(\"bargainBooks\")\n    }"))
+        let book = try #require(files.first { $0.name == "Book.swift" }).contents
+        #expect(book.contains("public var matchingTitles: [Book] {") && book.contains("public var sameCategory: [Book] {"))
+    }
+
     /// Pro iOS Persistence, chapter 4 (Apress `Ch04/BookStore`): the store Core Data wrote,
     /// read with the book's own Xcode model and its `bargainBooks`.
     @Test func theApressSeedStoresBargainBooks() throws {
