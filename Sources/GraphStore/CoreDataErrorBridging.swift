@@ -4,7 +4,7 @@ import Foundation
 /// written against `NSError` reads GraphStore's errors as it reads Core Data's.
 ///
 /// Every error GraphStore throws with a Core Data code bridges to an `NSError` in
-/// `NSCocoaErrorDomain` with that code (``StoreError``, ``FetchError``, ``ValidationError``,
+/// `NSCocoaErrorDomain` with that code (``StoreError``, ``FetchError``, ``FetchedPropertyError``, ``ValidationError``,
 /// ``MultipleValidationErrors``, ``ConstraintConflictError``, ``MigrationError``,
 /// ``MigrationRunError``, ``ModelFileError``, ``ModelCacheError``):
 ///
@@ -114,6 +114,15 @@ extension ConstraintConflictError: CustomNSError {
 }
 
 extension FetchError: CustomNSError {
+    /// `NSCocoaErrorDomain`, as Core Data's.
+    public static var errorDomain: String { NSCocoaErrorDomain }
+    /// ``code``.
+    public var errorCode: Int { code }
+    /// The message.
+    public var errorUserInfo: [String: Any] { described(self) }
+}
+
+extension FetchedPropertyError: CustomNSError {
     /// `NSCocoaErrorDomain`, as Core Data's.
     public static var errorDomain: String { NSCocoaErrorDomain }
     /// ``code``.

@@ -66,7 +66,7 @@ import TestScratch
         ("DeleteRule.noActionDeleteRule", "noAction"), ("DeleteRule.nullifyDeleteRule", "nullify"),
         ("DeleteRule.cascadeDeleteRule", "cascade"), ("DeleteRule.denyDeleteRule", "deny"),
         ("FetchResultType.managedObjectResultType", "objects"), ("FetchResultType.managedObjectIDResultType", "objectIDs"),
-        ("FetchResultType.dictionaryResultType", "dictionary"),
+        ("FetchResultType.dictionaryResultType", "dictionary"), ("FetchResultType.countResultType", "count"),
         ("BatchResultType.resultTypeStatusOnly", "statusOnly"), ("BatchResultType.resultTypeObjectIDs", "objectIDs"),
         ("BatchResultType.resultTypeCount", "count"), ("BatchResultType.statusOnlyResultType", "statusOnly"),
         ("BatchResultType.updatedObjectIDsResultType", "objectIDs"), ("BatchResultType.updatedObjectsCountResultType", "count"),

@@ -62,9 +62,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Whether unsaved changes count (the default): inserted objects that match are
     /// included, deleted ones left out, and changed ones judged by their current values.
     public var includesPendingChanges: Bool = true
-    /// What the request returns, as Core Data's `resultType`: ``ManagedObjectContext/fetchDictionaries(_:)``
-    /// runs a `.dictionary` request, and ``PersistentStore/sql(for:resultType:)`` shows this
-    /// kind of result unless told another.
+    /// What the request returns, as Core Data's `resultType`: what
+    /// ``ManagedObjectContext/execute(_:)-(FetchRequest<ManagedObject>)`` returns, and the kind of
+    /// result ``PersistentStore/sql(for:resultType:)`` shows unless told another (see
+    /// ``FetchResultType``: each of the other entry points returns its own kind).
     public var resultType: FetchResultType = .objects
     /// For dictionary results: the attributes (or to-one relationships) to return, as key
     /// paths through to-one relationships (`"category.name"`), and aggregates
@@ -127,17 +128,28 @@ extension FetchRequest where Result == ManagedObject {
     }
 }
 
-/// What a fetch returns, for showing the SQL each kind of result runs.
+/// What a fetch request returns: Core Data's `resultType` (`NSFetchRequestResultType`).
+///
+/// Each entry point of a context returns one kind of result, whatever the request says:
+/// ``ManagedObjectContext/fetch(_:)`` objects, ``ManagedObjectContext/fetchObjectIDs(_:)``
+/// IDs, ``ManagedObjectContext/fetchDictionaries(_:)`` dictionaries,
+/// ``ManagedObjectContext/count(for:)`` the count. ``ManagedObjectContext/execute(_:)-(FetchRequest<ManagedObject>)``
+/// runs a request as its `resultType` says, as Core Data's `fetch` does, and
+/// ``PersistentStore/sql(for:resultType:)`` shows the SQL of this kind of result. Core
+/// Data's names are here too, so that a ported line compiles as it is:
 ///
 /// ```swift
-/// let sql = try store.sql(for: request, resultType: .count)   // what count(for: request) runs
+/// var request = FetchRequest(entityName: "Venue")
+/// request.resultType = .count                           // Core Data: .countResultType
+/// let count = try context.execute(request).count        // Core Data: fetch(request).first?.intValue
+/// let sql = try store.sql(for: request)                 // what count(for: request) runs
 /// ```
 public enum FetchResultType: Sendable, Hashable, CaseIterable {
-    /// Managed objects (full rows).
+    /// Managed objects (full rows), the default.
     case objects
     /// Object IDs (keys and entity numbers).
     case objectIDs
-    /// The number of matches.
+    /// The number of matches, one number (Core Data's `.countResultType`).
     case count
     /// Dictionaries of the request's `propertiesToFetch` (Core Data's `.dictionaryResultType`).
     case dictionary

@@ -34,7 +34,8 @@ extension ManagedObject {
             } else if let index = mapping.relationshipIndex(of: key) {
                 committed[key] = try committedValue(ofRelationship: index)
             } else {
-                throw StoreError.unknownKey(entity: entity.name, key: key)
+                // A fetched property has no stored state either.
+                throw notStoredPropertyError(key, writing: false)
             }
         }
         return committed

@@ -16,14 +16,22 @@ extension ManagedObject {
         try destination(at: try relationshipIndex(key, toMany: false))
     }
 
-    /// The destinations of a to-many relationship (in order, when ordered).
+    /// The destinations of a to-many relationship (in order, when ordered), or the results
+    /// of a fetched property (in its fetch request's order: see `ManagedObject+FetchedProperties.swift`).
+    ///
+    /// ```swift
+    /// let books = try fiction.objects(forKey: "books")
+    /// let bargains = try fiction.objects(forKey: "bargainBooks")   // a fetched property
+    /// ```
     public func objects(forKey key: String) throws -> [ManagedObject] {
-        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object)
+        if let fetched = fetchedPropertyUnlessStored(key) { return try fetchedObjects(fetched) }
+        return try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object)
     }
 
-    /// The object IDs of a to-many relationship's destinations.
+    /// The object IDs of a to-many relationship's destinations, or of a fetched property's results.
     public func objectIDs(forKey key: String) throws -> [ObjectID] {
-        try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object.objectID)
+        if let fetched = fetchedPropertyUnlessStored(key) { return try fetchedObjects(fetched).map(\.objectID) }
+        return try loadedToMany(try relationshipIndex(key, toMany: true)).map(\.object.objectID)
     }
 
     /// The destination's ID of a to-one relationship, without making the object.
@@ -35,7 +43,7 @@ extension ManagedObject {
 
     /// Sets a to-one relationship (nil clears it); the inverse follows.
     public func setObject(_ destination: ManagedObject?, forKey key: String) throws {
-        let index = try relationshipIndex(key, toMany: false)
+        let index = try relationshipIndex(key, toMany: false, writing: true)
         try checkDestination(destination, of: index)
         let old = try self.destination(at: index)
         guard old !== destination else { return }
@@ -54,7 +62,7 @@ extension ManagedObject {
     /// Inserts an object into an ordered to-many relationship at a position (moving it if
     /// it is already there); the inverse follows.
     public func insert(_ destination: ManagedObject, at position: Int, forKey key: String) throws {
-        let index = try relationshipIndex(key, toMany: true)
+        let index = try relationshipIndex(key, toMany: true, writing: true)
         try checkDestination(destination, of: index)
         let current = try loadedToMany(index)
         let ref = ObjectRef(destination)
@@ -73,7 +81,7 @@ extension ManagedObject {
 
     /// Removes an object from a to-many relationship; the inverse follows.
     public func remove(_ destination: ManagedObject, fromKey key: String) throws {
-        let index = try relationshipIndex(key, toMany: true)
+        let index = try relationshipIndex(key, toMany: true, writing: true)
         guard try loadedToMany(index).contains(ObjectRef(destination)) else { return }
         if let inverseName = mapping.relationshipInfo[index].inverse {
             try destination.unlinkInverse(inverseName, from: self)
@@ -83,6 +91,7 @@ extension ManagedObject {
 
     /// Replaces the whole contents of a to-many relationship; inverses follow.
     public func setObjects(_ destinations: [ManagedObject], forKey key: String) throws {
+        _ = try relationshipIndex(key, toMany: true, writing: true)
         let wanted = Set(destinations.map(ObjectRef.init))
         for existing in try objects(forKey: key) where !wanted.contains(ObjectRef(existing)) {
             try remove(existing, fromKey: key)
@@ -178,10 +187,12 @@ extension ManagedObject {
         releaseRelationships()
     }
 
-    /// Drops every relationship this object holds (used when its context goes away).
+    /// Drops every relationship this object holds, fetched properties' results included
+    /// (used when its context goes away or is reset).
     func releaseRelationships() {
         for index in toOne.indices where toOne[index].object != nil { toOne[index] = ToOneSlot() }
         for index in toMany.indices where toMany[index] != nil { toMany[index] = nil }
+        if !fetchedResults.isEmpty { fetchedResults = [:] }
     }
 
     /// The destination of the to-one at `index`, resolving a stored ID into an object.
@@ -206,9 +217,11 @@ extension ManagedObject {
         return set
     }
 
-    func relationshipIndex(_ key: String, toMany: Bool) throws -> Int {
+    /// The index of relationship `key`, used as a to-many or a to-one; a fetched property
+    /// named so is refused as read-only (`writing`) or as not a single object.
+    func relationshipIndex(_ key: String, toMany: Bool, writing: Bool = false) throws -> Int {
         guard let index = mapping.relationshipIndex(of: key) else {
-            throw StoreError.unknownKey(entity: entity.name, key: key)
+            throw notStoredPropertyError(key, writing: writing)
         }
         let isToMany = mapping.relationshipInfo[index].isToMany
         guard isToMany == toMany else {

@@ -10,7 +10,8 @@ import OrderedCollections
 /// - ``predicateValue(forKeyPath:)``: a key path through relationships (`category.name`,
 ///   `pages.@count`), as a predicate sees it.
 ///
-/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``. Attributes are
+/// Relationships are read with ``object(forKey:)`` and ``objects(forKey:)``, fetched
+/// properties with ``objects(forKey:)`` (see `ManagedObject+FetchedProperties.swift`). Attributes are
 /// written with ``set(_:_:)`` and ``setValue(_:forKey:)``, which record the change, or
 /// ``setPrimitive(_:_:)`` and ``setPrimitiveValue(_:forKey:)``, which do not. An object
 /// fetched from the store is a *fault* until one of its values is touched; touching it
@@ -65,6 +66,7 @@ open class ManagedObject {
     var lifecycle: Lifecycle = .registered
     var eventStamp: UInt32 = 0
     var pendingKey: Int64?
+    var fetchedResults: [String: [ManagedObject]] = [:]
     private unowned(unsafe) var context: ManagedObjectContext?
     /// The same context held weakly: it becomes nil when the context goes, so reading a
     /// dangling ``context`` fails an assertion instead of reading freed memory (the check
@@ -93,6 +95,10 @@ open class ManagedObject {
     @exclusivity(unchecked) var eventStamp: UInt32 = 0
     /// The primary key handed out during a save, before it is known to have committed.
     @exclusivity(unchecked) var pendingKey: Int64?
+    /// The results of the fetched properties read so far, by name: kept until the object
+    /// is refreshed, reloaded or its context reset (see `ManagedObject+FetchedProperties.swift`).
+    /// Empty, it is one word and no allocation.
+    @exclusivity(unchecked) var fetchedResults: [String: [ManagedObject]] = [:]
     /// The context, held without a reference count, for speed (an object is made for every
     /// row a fetch reads, and its context is read on every change). Safe because of an
     /// invariant: the context keeps track of every object that points at it (registered,
@@ -251,7 +257,9 @@ open class ManagedObject {
     /// for); a missing file is ``StoreError/externalDataMissing(entity:primaryKey:key:file:)``.
     /// A stored value that cannot be read as the attribute's type is
     /// ``StoreError/malformedValue(entity:primaryKey:key:column:found:expected:)``. Either
-    /// error is about this value only: the object's other values read as usual.
+    /// error is about this value only: the object's other values read as usual. A fetched
+    /// property, an array of objects, is ``FetchedPropertyError/notASingleValue(entity:key:)``
+    /// here (Core Data's `value(forKey:)` returns it): read it with ``objects(forKey:)``.
     public func value(forKey key: String) throws -> AttributeValue? {
         let index = try attributeIndex(key)
         // The check is here, not only in fireFault, so that a filled object costs no call.
@@ -287,7 +295,7 @@ open class ManagedObject {
 
     /// Sets an attribute, recording the change. The value must fit the attribute's type.
     public func setValue(_ value: AttributeValue?, forKey key: String) throws {
-        let index = try attributeIndex(key)
+        let index = try attributeIndex(key, writing: true)
         let normalized = try checked(value, at: index)
         try fireFault()
         guard values[index] != .value(normalized) else { return }
@@ -297,7 +305,7 @@ open class ManagedObject {
 
     /// Sets an attribute without recording a change (Core Data's primitive setter).
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
-        let index = try attributeIndex(key)
+        let index = try attributeIndex(key, writing: true)
         let normalized = try checked(value, at: index)
         try fireFault()
         // Not a recorded change, but one a failed save must still take back (a `willSave`
@@ -366,9 +374,11 @@ open class ManagedObject {
         return try slotValue(snapshot?.values[index] ?? values[index], at: index)
     }
 
-    func attributeIndex(_ key: String) throws(StoreError) -> Int {
+    /// The index of attribute `key`; a fetched property named so is refused as read-only
+    /// (`writing`) or as not a single value.
+    func attributeIndex(_ key: String, writing: Bool = false) throws -> Int {
         guard let index = mapping.attributeIndex(of: key) else {
-            throw .unknownKey(entity: entity.name, key: key)
+            throw notStoredPropertyError(key, writing: writing)
         }
         return index
     }

@@ -109,7 +109,7 @@ extension ManagedObjectContext {
     /// IDs the fetch engine finds (a predicate part SQL cannot express is finished in
     /// memory, on rows read for it alone).
     private func batchSelection(_ request: FetchRequest<ManagedObject>) throws -> PersistentStore.BatchSelection {
-        var request = request
+        var request = try resolvingObjectConstants(request)
         request.sortKeys = []
         request.includesPendingChanges = false
         let query = try fetchQuery(request, readsRows: false)

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     /// let cheap = try context.count(for: FetchRequest(entityName: "Book", format: "price < 10"))
     /// ```
     public func count(for request: FetchRequest<some ManagedObject>) throws -> Int {
-        let request = request.untyped
+        let request = try resolvingObjectConstants(request.untyped)
         var unordered = request
         unordered.sortKeys = []
         let query = try store.fetchQuery(for: unordered, selection: .count)

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
     /// let names = try context.fetchDictionaries(request).compactMap { $0["category.name"] }
     /// ```
     public func fetchDictionaries(_ request: FetchRequest<some ManagedObject>) throws -> [[String: FetchedValue]] {
-        var request = request.untyped
+        var request = try resolvingObjectConstants(request.untyped)
         request.includesPendingChanges = false
         if request.propertiesToFetch.isEmpty { request.propertiesToFetch = try defaultProperties(of: request.entityName) }
         let query = try store.fetchQuery(for: request, resultType: .dictionary)

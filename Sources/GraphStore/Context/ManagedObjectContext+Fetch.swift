@@ -8,6 +8,7 @@ extension ManagedObjectContext {
     /// for book in try context.fetch(request) { print(try book.get("title", as: String.self) ?? "") }
     /// ```
     public func fetch(_ request: FetchRequest<ManagedObject>) throws -> FetchedObjects {
+        let request = try resolvingObjectConstants(request)
         var entries: [FetchedObjects.Entry] = []
         try runFetch(request, try fetchQuery(request, readsRows: request.fetchBatchSize == 0)) { candidate in
             entries.append(FetchedObjects.Entry(candidate))
@@ -24,7 +25,7 @@ extension ManagedObjectContext {
     /// let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Book"))
     /// ```
     public func fetchObjectIDs(_ request: FetchRequest<some ManagedObject>) throws -> [ObjectID] {
-        let request = request.untyped
+        let request = try resolvingObjectConstants(request.untyped)
         var ids: [ObjectID] = []
         try runFetch(request, try fetchQuery(request, readsRows: false)) { candidate in
             ids.append(candidate.id)
@@ -45,6 +46,7 @@ extension ManagedObjectContext {
     /// }
     /// ```
     public func enumerate(_ request: FetchRequest<ManagedObject>, _ body: (ManagedObject) throws -> Void) throws {
+        let request = try resolvingObjectConstants(request)
         try enumerate(request, try fetchQuery(request, readsRows: true), body)
     }
 

@@ -121,10 +121,10 @@ final class FetchRowConverter {
         if !changed.isEmpty, changed.contains(object.objectID) {
             // Sorted fetches merge changed objects by their current values; unsorted ones
             // keep them here if they match now.
-            guard !sorted, try predicate?.evaluate(with: object) ?? true else { return nil }
+            guard !sorted, try predicate?.matches(object) ?? true else { return nil }
             return FetchCandidate(object: object, primaryKey: key, sortValues: [])
         }
-        if let residual, try !residual.evaluate(with: object) { return nil }
+        if let residual, try !residual.matches(object) { return nil }
         var candidate = FetchCandidate(object: object, primaryKey: key, sortValues: row.sortValues)
         candidate.isNew = isNew
         return candidate
@@ -136,7 +136,7 @@ final class FetchRowConverter {
         let id = ObjectID(mapping: mapping, primaryKey: key)
         if !deleted.isEmpty, deleted.contains(id) { return nil }
         if !changed.isEmpty, changed.contains(id) {
-            guard !sorted, let current = context.registered[id], try predicate?.evaluate(with: current) ?? true else { return nil }
+            guard !sorted, let current = context.registered[id], try predicate?.matches(current) ?? true else { return nil }
             return FetchCandidate(id: id, object: current, sortValues: [])
         }
         return FetchCandidate(id: id, object: nil, sortValues: row.sortValues)

@@ -127,7 +127,7 @@ extension PendingFetchChanges {
                 let mine = try context.object(for: object.objectID)
                 try mine.fireFault()
                 changed.insert(mine.objectID)
-                guard try request.predicate?.evaluate(with: mine) ?? true else { continue }
+                guard try request.predicate?.matches(mine) ?? true else { continue }
                 let candidate = FetchCandidate(id: mine.objectID, object: mine, sortValues: try mine.sortValues(for: query.sorts))
                 if sorted { matches.append(candidate) } else { changedMatches.append(candidate) }
             }
@@ -138,7 +138,7 @@ extension PendingFetchChanges {
         }
         for (position, id) in inheritedInserts.enumerated() {
             let mine = try context.object(for: id)
-            guard !mine.isDeleted, try request.predicate?.evaluate(with: mine) ?? true else { continue }
+            guard !mine.isDeleted, try request.predicate?.matches(mine) ?? true else { continue }
             matches.append(FetchCandidate(
                 id: id, object: mine, sortValues: try mine.sortValues(for: query.sorts), insertionIndex: position - inheritedInserts.count))
         }

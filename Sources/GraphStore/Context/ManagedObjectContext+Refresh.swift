@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// writes the changes over what someone else saved without a conflict, property by
     /// property. An object whose row is gone leaves the context either way; inserted
     /// objects, deleted ones (with `mergeChanges` true) and those of another context are
-    /// left as they are.
+    /// left as they are. Its fetched properties are fetched again when next read.
     ///
     /// ```swift
     /// try book.set("price", 12.0)                  // unsaved
@@ -37,6 +37,8 @@ extension ManagedObjectContext {
         let before = partners(of: object)
         let collisions = try merge(row, into: object, .localChangesWin)
         noteRefreshed(object, gone: false)
+        // Fetched properties are fetched again when next read, as after a reload.
+        object.fetchedResults = [:]
         if collisions.isEmpty || !keepingCollisions {
             object.version = row.version
             acceptStoredVersion(row.version, of: object, key: key)

@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     ///   other end keeps its other pending changes.
     /// - The undo stacks are cleared, as by ``rollback()``: what they describe no longer
     ///   applies to the reloaded objects.
+    /// - Fetched properties are fetched again when next read.
     ///
     /// ```swift
     /// do {
@@ -38,6 +39,7 @@ extension ManagedObjectContext {
             object.snapshot = nil
             object.dirtyRelationships = []
             object.lifecycle = .registered
+            object.fetchedResults = [:]
             guard let row else {
                 noteRefreshed(object, gone: true)
                 registered.removeValue(forKey: object.objectID)

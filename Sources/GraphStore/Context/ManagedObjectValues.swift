@@ -1,6 +1,7 @@
 /// A managed object as the in-memory predicate evaluator sees it: attributes are values,
 /// a to-one is the destination object, a to-many is an array (ordered) or a set of objects,
-/// and two objects are the same when their object IDs are.
+/// a fetched property the array of its results, and two objects are the same when their
+/// object IDs are.
 ///
 /// `KeyValueSource` requires `Sendable`; a managed object is not, since it belongs to its
 /// context's thread. This adapter is made for one evaluation, on the context's thread, and
@@ -33,7 +34,11 @@ struct ManagedObjectValues: KeyValueSource, @unchecked Sendable {
             return PredicateValue(try object.attributeValue(at: index))
         }
         guard let index = mapping.relationshipIndex(of: key) else {
-            throw FetchError.unknownKeyPath(entity: mapping.name, keyPath: key, key: key)
+            guard let fetched = object.fetchedProperty(named: key) else {
+                throw FetchError.unknownKeyPath(entity: mapping.name, keyPath: key, key: key)
+            }
+            // A fetched property is an array, as Core Data's is.
+            return .array(try object.fetchedObjects(fetched).map { .object(ManagedObjectValues(object: $0, errors: errors)) })
         }
         let relationship = mapping.relationships[index].relationship
         guard object.managedObjectContext != nil else {
@@ -86,6 +91,9 @@ extension ObjectPredicate {
     /// Evaluates the predicate against a managed object, firing faults as it reads values
     /// (and relationships) through key paths.
     ///
+    /// A managed object bound to a variable, or given as a `%@` argument, is read in the
+    /// evaluated object's context, unsaved changes included (`$other.price < price`).
+    ///
     /// ```swift
     /// let cheap = try ObjectPredicate(format: "price < 10 AND category.name == 'Fiction'")
     /// try cheap.evaluate(with: book)   // true or false
@@ -94,10 +102,21 @@ extension ObjectPredicate {
     ///   answer computed from a missing value; `PredicateEvaluationError` where Foundation raises;
     ///   ``FetchError/unknownKeyPath(entity:keyPath:key:)`` for a key the entity does not have.
     public func evaluate(with object: ManagedObject, substitutionVariables variables: [String: PredicateValue] = [:]) throws -> Bool {
+        var predicate = variables.isEmpty ? self : withSubstitutionVariables(variables)
+        if let context = object.managedObjectContext, predicate.readsObjectConstants {
+            predicate = try ObjectConstantResolution(context: context).predicate(predicate)
+        }
+        return try predicate.matches(object)
+    }
+
+    /// Evaluates a predicate already made ready by its fetch (variables substituted, object
+    /// constants read: see ``ManagedObjectContext/resolvingObjectConstants(_:)``) against one
+    /// of its objects: what the fetch loop calls for every row it finishes in memory.
+    func matches(_ object: ManagedObject) throws -> Bool {
         let errors = PredicateReadErrors()
         let result: Bool
         do {
-            result = try evaluate(with: ManagedObjectValues(object: object, errors: errors), substitutionVariables: variables)
+            result = try evaluate(with: ManagedObjectValues(object: object, errors: errors))
         } catch {
             throw errors.first ?? error
         }

@@ -34,12 +34,12 @@ struct PendingFetchChanges {
         for object in context.deleted.values where numbers.contains(object.mapping.number) { deleted.insert(object.objectID) }
         for object in context.updated.values where numbers.contains(object.mapping.number) {
             changed.insert(object.objectID)
-            guard try request.predicate?.evaluate(with: object) ?? true else { continue }
+            guard try request.predicate?.matches(object) ?? true else { continue }
             let candidate = FetchCandidate(id: object.objectID, object: object, sortValues: try object.sortValues(for: query.sorts))
             if sorted { matches.append(candidate) } else { changedMatches.append(candidate) }
         }
         for (index, object) in context.inserted.values.enumerated() where numbers.contains(object.mapping.number) {
-            guard try request.predicate?.evaluate(with: object) ?? true else { continue }
+            guard try request.predicate?.matches(object) ?? true else { continue }
             matches.append(FetchCandidate(
                 id: object.objectID, object: object, sortValues: try object.sortValues(for: query.sorts), insertionIndex: index))
         }

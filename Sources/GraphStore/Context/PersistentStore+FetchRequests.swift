@@ -7,14 +7,18 @@ extension PersistentStore {
     /// the predicate.
     ///
     /// This is the request on its own: a context with unsaved changes in the entity widens
-    /// the window (no OFFSET, a larger LIMIT) to merge them in.
+    /// the window (no OFFSET, a larger LIMIT) to merge them in, and a key path read from a
+    /// managed object given as a constant (`$book.price`) is read as the store holds it
+    /// (a context reads it with its unsaved changes).
     ///
     /// ```swift
     /// let generated = try store.sql(for: request, resultType: .count)
     /// print(generated.sql)        // the statement context.count(for: request) runs
     /// ```
     public func sql(for request: FetchRequest<some ManagedObject>, resultType: FetchResultType? = nil) throws -> GeneratedSQL {
-        GeneratedSQL(try fetchQuery(for: request.untyped, resultType: resultType ?? request.resultType))
+        var request = request.untyped
+        if request.predicate?.readsObjectConstants == true { request = try ManagedObjectContext(store: self).resolvingObjectConstants(request) }
+        return GeneratedSQL(try fetchQuery(for: request, resultType: resultType ?? request.resultType))
     }
 
     /// SQLite's query plan for the statement ``sql(for:resultType:)`` returns.

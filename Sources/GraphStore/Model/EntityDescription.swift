@@ -27,7 +27,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var attributes: [AttributeDescription]
     /// The relationships this entity declares (not the inherited ones).
     public var relationships: [RelationshipDescription]
-    /// Fetched properties this entity declares.
+    /// Fetched properties this entity declares (not the inherited ones; see
+    /// ``ManagedObjectModel/fetchedProperties(of:)``).
     public var fetchedProperties: [FetchedPropertyDescription]
     /// Groups of property names whose values must be unique together.
     public var uniquenessConstraints: [[String]]
@@ -68,6 +69,7 @@ public struct EntityDescription: Sendable, Hashable {
             case .relationship(let r): relationships.append(r)
             case .fetchIndex(let i): fetchIndexes.append(i)
             case .unique(let keys): uniquenessConstraints.append(keys)
+            case .fetchedProperty(let f): fetchedProperties.append(f)
             }
         }
     }
@@ -81,6 +83,11 @@ public struct EntityDescription: Sendable, Hashable {
     public func relationship(named name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name }
     }
+
+    /// The declared fetched property with this name.
+    public func fetchedProperty(named name: String) -> FetchedPropertyDescription? {
+        fetchedProperties.first { $0.name == name }
+    }
 }
 
 /// One item in an entity's builder block.
@@ -89,6 +96,7 @@ public enum EntityContent: Sendable {
     case relationship(RelationshipDescription)
     case fetchIndex(FetchIndex)
     case unique([String])
+    case fetchedProperty(FetchedPropertyDescription)
 }
 
 /// A uniqueness constraint in an entity's builder block: `Unique("isbn")`.
@@ -106,6 +114,7 @@ public enum EntityContentBuilder {
     public static func buildExpression(_ r: RelationshipDescription) -> [EntityContent] { [.relationship(r)] }
     public static func buildExpression(_ i: FetchIndex) -> [EntityContent] { [.fetchIndex(i)] }
     public static func buildExpression(_ u: Unique) -> [EntityContent] { [.unique(u.properties)] }
+    public static func buildExpression(_ f: FetchedPropertyDescription) -> [EntityContent] { [.fetchedProperty(f)] }
     public static func buildBlock(_ parts: [EntityContent]...) -> [EntityContent] { parts.flatMap { $0 } }
     public static func buildArray(_ parts: [[EntityContent]]) -> [EntityContent] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [EntityContent]?) -> [EntityContent] { part ?? [] }

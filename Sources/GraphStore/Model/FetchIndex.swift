@@ -58,7 +58,22 @@ public struct FetchRequestTemplate: Sendable, Hashable {
     }
 }
 
-/// A fetched property: a weak, read-only relationship evaluated by a fetch.
+/// A fetched property: a weak, one-way, read-only relationship whose value is the result of
+/// a fetch, evaluated when it is first read (Xcode's `<fetchedProperty>`, Core Data's
+/// `NSFetchedPropertyDescription`).
+///
+/// The predicate may use two variables: `$FETCH_SOURCE`, the object whose property is read,
+/// and `$FETCHED_PROPERTY`, this description (its `name` and `userInfo`):
+///
+/// ```swift
+/// FetchedPropertyDescription(name: "bargainBooks", entity: "Book",
+///                            predicate: "price < 12 AND category == $FETCH_SOURCE")
+/// FetchedPropertyDescription(name: "favourites", entity: "Book",
+///                            predicate: "title BEGINSWITH $FETCHED_PROPERTY.userInfo.prefix",
+///                            userInfo: ["prefix": "The"])
+/// ```
+///
+/// See ``ManagedObject/objects(forKey:)`` for how it is read.
 public struct FetchedPropertyDescription: Sendable, Hashable {
     /// The property name.
     public var name: String
@@ -66,12 +81,26 @@ public struct FetchedPropertyDescription: Sendable, Hashable {
     public var entity: String
     /// The predicate in `NSPredicate` format, if any.
     public var predicate: String?
+    /// The order of the results (an archived model's fetch request may carry one; Xcode's
+    /// editor sets none, and the results then come in the store's order).
+    public var sortKeys: [SortKey]
+    /// The most results, if the fetch request sets a limit.
+    public var fetchLimit: Int?
+    /// Free-form key/value pairs from the model, which the predicate reads as
+    /// `$FETCHED_PROPERTY.userInfo.KEY`.
+    public var userInfo: [String: String]
 
     /// Creates a fetched property.
-    public init(name: String, entity: String, predicate: String?) {
+    public init(
+        name: String, entity: String, predicate: String?, sortKeys: [SortKey] = [], fetchLimit: Int? = nil,
+        userInfo: [String: String] = [:]
+    ) {
         self.name = name
         self.entity = entity
         self.predicate = predicate
+        self.sortKeys = sortKeys
+        self.fetchLimit = fetchLimit
+        self.userInfo = userInfo
     }
 }
 

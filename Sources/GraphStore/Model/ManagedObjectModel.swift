@@ -127,6 +127,16 @@ public struct ManagedObjectModel: Sendable, Hashable {
         ancestry(of: name).flatMap(\.relationships)
     }
 
+    /// All fetched properties of an entity, inherited ones first.
+    public func fetchedProperties(of name: String) -> [FetchedPropertyDescription] {
+        ancestry(of: name).flatMap(\.fetchedProperties)
+    }
+
+    /// The fetched property with this name, declared or inherited.
+    public func fetchedProperty(_ property: String, of name: String) -> FetchedPropertyDescription? {
+        ancestry(of: name).reversed().lazy.compactMap { $0.fetchedProperty(named: property) }.first
+    }
+
     /// The attribute with this name, declared or inherited.
     public func attribute(_ property: String, of name: String) -> AttributeDescription? {
         ancestry(of: name).reversed().lazy.compactMap { $0.attribute(named: property) }.first
@@ -168,7 +178,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
         var visible: [String: Set<String>] = [:]
         for entity in entitiesInNumberingOrder {
             var seen = entity.parent.flatMap { visible[$0] } ?? []
-            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties.map(\.name) {
                 guard seen.insert(name).inserted else {
                     throw .duplicateProperty(entity: entity.name, property: name)
                 }
@@ -179,6 +189,9 @@ public struct ManagedObjectModel: Sendable, Hashable {
             let seen = visible[entity.name] ?? []
             for relationship in entity.relationships {
                 try checkRelationship(relationship, of: entity)
+            }
+            for fetched in entity.fetchedProperties where indexByName[fetched.entity] == nil {
+                throw .unknownDestination(entity: entity.name, relationship: fetched.name, destination: fetched.entity)
             }
             for key in entity.uniquenessConstraints.flatMap({ $0 }) where !seen.contains(key) {
                 throw .unknownConstraintProperty(entity: entity.name, property: key)

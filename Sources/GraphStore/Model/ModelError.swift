@@ -7,6 +7,7 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An entity with more ancestors than GraphStore reads (see `depth` and `maximum`).
     case inheritanceTooDeep(entity: String, depth: Int, maximum: Int)
     case duplicateProperty(entity: String, property: String)
+    /// A relationship or fetched property whose destination entity the model lacks.
     case unknownDestination(entity: String, relationship: String, destination: String)
     case unknownInverse(entity: String, relationship: String, inverse: String, destination: String)
     case inverseMismatch(entity: String, relationship: String, inverse: String, pointsBackTo: String)

@@ -147,7 +147,27 @@ struct PropertyArchiveDecoder {
             predicate = ArchivedPredicateFormatter(archive: archive).predicate(archived)
             if predicate == nil { warnings.append(ModelWarning(entity: entity, property: name, "the fetched property's predicate could not be read; it is left out")) }
         }
-        return FetchedPropertyDescription(name: name, entity: target, predicate: predicate)
+        let limit = archive.integer(request["NSFetchLimit"]) ?? 0
+        return FetchedPropertyDescription(
+            name: name, entity: target, predicate: predicate, sortKeys: sortKeys(request["NSSortDescriptors"], property: name, warnings: &warnings),
+            fetchLimit: limit > 0 ? Int(clamping: limit) : nil, userInfo: archive.stringDictionary(object["NSUserInfo"]))
+    }
+
+    /// The archived fetch request's `NSSortDescriptor`s (`NSKey`, `NSAscending`, `NSSelector`,
+    /// as Foundation's coder writes them); a case-insensitive selector sorts case-insensitively.
+    /// A descriptor without a key is left out, with a warning.
+    private func sortKeys(_ value: ArchiveValue?, property: String, warnings: inout [ModelWarning]) -> [SortKey] {
+        guard let value, archive.resolve(value) != .null else { return [] }
+        var keys: [SortKey] = []
+        for item in archive.array(value) ?? [] {
+            guard let descriptor = archive.object(item), let key = archive.string(descriptor["NSKey"]), !key.isEmpty else {
+                warnings.append(ModelWarning(entity: entity, property: property, "a sort descriptor of the fetched property without a key was left out"))
+                continue
+            }
+            let selector = archive.string(descriptor["NSSelector"]) ?? "compare:"
+            keys.append(SortKey(key, ascending: archive.flag(descriptor["NSAscending"]), caseInsensitive: selector.lowercased().contains("caseinsensitive")))
+        }
+        return keys
     }
 
     /// Core Data archives the name itself when no renaming identifier was set.

@@ -58,7 +58,8 @@ struct XcodeEntityReader {
             warnings.append(ModelWarning(entity: entity, property: name, "a fetched property without a name or fetch request entity was left out"))
             return nil
         }
-        return FetchedPropertyDescription(name: name, entity: target, predicate: request.nonEmptyText("predicateString"))
+        return FetchedPropertyDescription(
+            name: name, entity: target, predicate: request.nonEmptyText("predicateString"), userInfo: element.userInfo)
     }
 
     private func fetchIndex(_ element: ModelXMLElement, entity: String, warnings: inout [ModelWarning]) -> FetchIndex {

@@ -78,6 +78,11 @@ extension FetchResultType {
     /// ``ManagedObjectContext/fetchDictionaries(_:)``.
     @available(*, unavailable, renamed: "dictionary")
     public static var dictionaryResultType: FetchResultType { .dictionary }
+
+    /// Core Data's `.countResultType`: ``count``, which ``ManagedObjectContext/execute(_:)-(FetchRequest<ManagedObject>)``
+    /// runs as ``ManagedObjectContext/count(for:)`` does.
+    @available(*, unavailable, renamed: "count")
+    public static var countResultType: FetchResultType { .count }
 }
 
 extension FetchedResultsController {

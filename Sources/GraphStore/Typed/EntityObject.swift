@@ -26,8 +26,10 @@
 public protocol EntityObject: ManagedObject {
     /// The entity the class represents (defaults to the class's name).
     static var entityName: String { get }
-    /// The model name of a property by its key path (`\Book.title` → `"title"`), for
-    /// `#Predicate` and `SortDescriptor`; nil for a key path that is no model property.
+    /// The model name of a property by its key path (`\Book.title` → `"title"`), or of a
+    /// to-one's destination attribute read through the optional (`\Book.category?.name` →
+    /// `"category.name"`), for `#Predicate` and `SortDescriptor`; nil for a key path that is
+    /// no model property.
     static func propertyName(for keyPath: AnyKeyPath) -> String?
     /// The classes of the entities this one's relationships lead to, and of its parent and
     /// sub-entities: registered with it, so that every object reached is typed.

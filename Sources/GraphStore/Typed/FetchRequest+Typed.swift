@@ -29,10 +29,21 @@ extension FetchRequest where Result: EntityObject {
     }
 
     /// The sort key of a descriptor: the model's name for its key path, ascending or not
-    /// (strings compare as the store compares them, by their bytes).
+    /// (strings compare as the store compares them, by their bytes). A key path through an
+    /// optional to-one (`\Recipe.type?.name`) names the destination's attribute
+    /// (`type.name`), as the class's property names list it; rows without a destination
+    /// sort where the store puts NULL, first when ascending.
     static func sortKey(_ descriptor: SortDescriptor<Result>) throws(PredicateTranslationError) -> SortKey {
-        guard let keyPath = descriptor.keyPath, let name = Result.propertyName(for: keyPath) else {
-            throw PredicateTranslationError(part: "SortDescriptor(\(descriptor.keyPath.map { "\($0)" } ?? "a comparator"))", reason: "only a key path to a property of the model can sort a fetch")
+        guard let keyPath = descriptor.keyPath else {
+            throw PredicateTranslationError(
+                part: "SortDescriptor(comparator)", reason: "a comparator runs in Swift, on objects: only a key path to a property of the model can sort a fetch")
+        }
+        guard let name = Result.propertyName(for: keyPath) else {
+            let root = type(of: keyPath).rootType, value = type(of: keyPath).valueType
+            throw PredicateTranslationError(
+                part: "SortDescriptor(a key path of \(root) to \(value))",
+                reason: "it is not one of \(root)'s model properties, nor an attribute of a to-one's destination read through the optional (\\.category?.name), "
+                    + "the key paths \(root).propertyName(for:) names (generated classes name both); for a longer path, sort with SortKey(\"a.b.c\")")
         }
         return SortKey(name, ascending: descriptor.order == .forward)
     }
@@ -48,6 +59,21 @@ extension ManagedObjectContext {
     public func fetch<T: EntityObject>(_ request: FetchRequest<T>) throws -> [T] {
         register(T.self)
         return try fetch(request.untyped).map { try $0.typed(T.self) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Runs a typed request as its ``FetchRequest/resultType`` says (see
+    /// ``execute(_:)-(FetchRequest<ManagedObject>)``), objects as instances of its class.
+    ///
+    /// ```swift
+    /// var request = try FetchRequest<Book>(predicate: #Predicate { $0.price < 20 })
+    /// request.resultType = .count
+    /// let cheap = try context.execute(request).count
+    /// ```
+    public func execute<T: EntityObject>(_ request: FetchRequest<T>) throws -> FetchResult<T> {
+        register(T.self)
+        return try execute(request.untyped).map { try $0.typed(T.self) }
     }
 }
 

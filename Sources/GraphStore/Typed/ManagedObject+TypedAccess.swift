@@ -54,6 +54,24 @@ extension ManagedObject {
         }
     }
 
+    /// A fetched property as a typed property reads it: its results (fetched when first
+    /// read, then kept until the object is refreshed), as instances of their class. What
+    /// `graphstore codegen` generates for a fetched property, read-only as Core Data's are.
+    ///
+    /// ```swift
+    /// extension BookCategory {
+    ///     public var bargainBooks: [Book] { fetchedProperty("bargainBooks") }
+    /// }
+    /// ```
+    public func fetchedProperty<Element: ManagedObject>(_ key: String, as _: Element.Type = Element.self) -> [Element] {
+        do {
+            return try objects(forKey: key).map { try $0.typed(Element.self) }
+        } catch {
+            recordAccessFailure(error, key: key)
+            return []
+        }
+    }
+
     /// Adds one object to a to-many relationship, as generated `addTo…` methods do: no
     /// `try`, a failure kept by the context (see ``AccessError``).
     ///

@@ -15,7 +15,8 @@
 /// Types follow the model as Xcode's do: an optional attribute is an optional Swift type, a
 /// number or Boolean with "Use Scalar Type" a plain one (`Int64`, `Bool`, reading 0 or
 /// false where the store holds NULL); a to-one is `Destination?`, a to-many
-/// `Set<Destination>`, an ordered one `[Destination]`. A sub-entity's class inherits its
+/// `Set<Destination>`, an ordered one `[Destination]`, a fetched property a read-only
+/// `[Destination]` (``ManagedObject/fetchedProperty(_:as:)``). A sub-entity's class inherits its
 /// parent's. The class is named by `representedClassName` (its module prefix dropped), or
 /// by the entity when that is absent or `NSManagedObject`.
 public struct ModelCodeGenerator: Sendable {
@@ -63,7 +64,12 @@ public struct ModelCodeGenerator: Sendable {
     /// The class a relationship's destination has in generated or app code, or
     /// `ManagedObject` when it has none (Manual/None, not generated).
     private func destinationClass(_ relationship: RelationshipDescription) -> String {
-        guard let destination = model.entity(named: relationship.destination), generation(of: destination) != nil else { return "ManagedObject" }
+        destinationClass(named: relationship.destination)
+    }
+
+    /// The class of the entity named `name` in generated or app code, or `ManagedObject`.
+    private func destinationClass(named name: String) -> String {
+        guard let destination = model.entity(named: name), generation(of: destination) != nil else { return "ManagedObject" }
         return className(of: destination)
     }
 
@@ -126,17 +132,34 @@ public struct ModelCodeGenerator: Sendable {
                 "        get { relationshipProperty(\(literal(relationship.name))) }",
                 "        set { setRelationshipProperty(newValue, \(literal(relationship.name))) }", "    }"]
         }
+        for fetched in entity.fetchedProperties.sorted(by: { $0.name < $1.name }) where !Self.clashes(fetched.name) {
+            lines += ["", "    public var \(identifier(fetched.name)): [\(destinationClass(named: fetched.entity))] {",
+                "        fetchedProperty(\(literal(fetched.name)))", "    }"]
+        }
         return lines
     }
 
     /// The key paths `#Predicate` and `SortDescriptor` may name, inherited ones included (a
-    /// key path names its root class: `\Novel.title` is not `\Book.title`).
+    /// key path names its root class: `\Novel.title` is not `\Book.title`), then each
+    /// attribute of a to-one's destination read through the optional (`\.category?.name`),
+    /// which is how a `SortDescriptor` follows a to-one.
     private func propertyNames(_ entity: EntityDescription, className name: String) -> String {
-        let attributes = model.attributes(of: entity.name).filter { swiftType($0) != nil }.map(\.name)
+        let attributes = typedAttributeNames(of: entity.name)
         let names = (attributes + model.relationships(of: entity.name).map(\.name)).filter { !Self.clashes($0) }.sorted()
-        let entries = names.map { "\\.\(identifier($0)): \(literal($0))" }
+        var entries = names.map { "\\.\(identifier($0)): \(literal($0))" }
+        for toOne in model.relationships(of: entity.name).filter({ !$0.isToMany && !Self.clashes($0.name) }).sorted(by: { $0.name < $1.name }) {
+            guard let destination = model.entity(named: toOne.destination), generation(of: destination) != nil else { continue }
+            for attribute in typedAttributeNames(of: destination.name).sorted() {
+                entries.append("\\.\(identifier(toOne.name))?.\(identifier(attribute)): \(literal(toOne.name + "." + attribute))")
+            }
+        }
         let literalText = entries.isEmpty ? "[:]" : "[\n        " + entries.joined(separator: ",\n        ") + ",\n    ]"
         return "    private static let propertyNames: PropertyNames<\(name)> = \(literalText)"
+    }
+
+    /// The names of an entity's attributes (inherited ones included) that have a typed property.
+    private func typedAttributeNames(of entity: String) -> [String] {
+        model.attributes(of: entity).filter { swiftType($0) != nil && !Self.clashes($0.name) }.map(\.name)
     }
 
     /// `addToBooks(_:)` and `removeFromBooks(_:)` for each to-many, as Xcode generates them.
@@ -156,7 +179,7 @@ public struct ModelCodeGenerator: Sendable {
 
     /// The generated classes this entity's objects lead to: destinations, parent, sub-entities.
     private func relatedClasses(_ entity: EntityDescription) -> [String] {
-        var related = model.relationships(of: entity.name).map(\.destination)
+        var related = model.relationships(of: entity.name).map(\.destination) + model.fetchedProperties(of: entity.name).map(\.entity)
         if let parent = entity.parent { related.append(parent) }
         related += model.subentities(of: entity.name).map(\.name)
         let classes = related.compactMap(model.entity(named:)).filter { generation(of: $0) != nil && $0.name != entity.name }.map(className(of:))

@@ -3,10 +3,12 @@
 ///
 /// Generated classes carry one (see ``EntityObject/propertyName(for:)``); a hand-written
 /// class lists its own, inherited properties included (a key path names its root class, so
-/// `\Novel.title` is not `\Book.title`):
+/// `\Novel.title` is not `\Book.title`), and the attributes of its to-ones' destinations
+/// read through the optional, by their key path (`\.category?.name`: what
+/// `SortDescriptor(\.category?.name)` sorts by):
 ///
 /// ```swift
-/// static let propertyNames: PropertyNames<Book> = [\.title: "title", \.price: "price", \.category: "category"]
+/// static let propertyNames: PropertyNames<Book> = [\.title: "title", \.price: "price", \.category: "category", \.category?.name: "category.name"]
 /// class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 /// ```
 public struct PropertyNames<Root: AnyObject>: Sendable, ExpressibleByDictionaryLiteral {

@@ -123,9 +123,18 @@ enum ModelArchiveFixture {
             "_NSInverseRelationshipName": b.string("books"), "NSMinCount": 0, "NSMaxCount": 0, "NSDeleteRule": 3,
             "NSIsOptional": true, "NSIsTransient": false,
         ])
+        // A fetch request with an order and a limit, as an app sets them in code before the
+        // store is added (Xcode's editor sets neither); sort descriptors archived as
+        // Foundation's coder writes them (NSKey, NSAscending, NSSelector).
+        let titleOrder = b.object("NSSortDescriptor", [
+            "NSKey": b.string("title"), "NSAscending": false, "NSSelector": b.string("localizedCaseInsensitiveCompare:"),
+        ])
         let cheap = b.object("NSFetchedPropertyDescription", supers: attributeSupers, [
             "NSPropertyName": b.string("cheapBooks"), "NSEntity": book,
-            "NSFetchRequest": fetchRequest(b, entity: book, predicate: comparison(b, left: keyPath(b, "price"), type: 0, right: constant(b, 10))),
+            "NSFetchRequest": fetchRequest(
+                b, entity: book, predicate: comparison(b, left: keyPath(b, "price"), type: 0, right: constant(b, 10)),
+                sortDescriptors: b.array([titleOrder]), fetchLimit: 5),
+            "NSUserInfo": b.dictionary([("currency", b.string("EUR"))]),
         ])
         b.fill(book, "NSEntityDescription", [
             "NSEntityName": b.string("Book"), "NSClassNameForEntity": b.string("Book"), "NSSuperentity": b.null,
@@ -199,9 +208,12 @@ enum ModelArchiveFixture {
         return b.object("NSComparisonPredicate", supers: ["NSPredicate"], ["NSLeftExpression": left, "NSRightExpression": right, "NSPredicateOperator": op])
     }
 
-    static func fetchRequest(_ b: ArchiveBuilder, entity: ArchiveBuilder.Ref, predicate: ArchiveBuilder.Ref) -> ArchiveBuilder.Ref {
+    static func fetchRequest(
+        _ b: ArchiveBuilder, entity: ArchiveBuilder.Ref, predicate: ArchiveBuilder.Ref, sortDescriptors: ArchiveBuilder.Ref? = nil, fetchLimit: Int = 0
+    ) -> ArchiveBuilder.Ref {
         b.object("NSFetchRequest", [
-            "NSEntity": entity, "NSPredicate": predicate, "NSSortDescriptors": b.null, "NSFetchLimit": 0, "NSHasFetchRequestFlags": true,
+            "NSEntity": entity, "NSPredicate": predicate, "NSSortDescriptors": sortDescriptors ?? b.null, "NSFetchLimit": fetchLimit,
+            "NSHasFetchRequestFlags": true,
         ])
     }
 }

@@ -86,7 +86,9 @@ extension ModelIOTests {
             // Without fetch index descriptions, compound indexes are read as fetch indexes.
             #expect(model.entity(named: "Book")?.fetchIndexes == [FetchIndex("title_pages", ["title", "pages"])])
             let cheap = try #require(model.entity(named: "Book")?.fetchedProperties.first)
-            #expect(cheap == FetchedPropertyDescription(name: "cheapBooks", entity: "Book", predicate: "price < 10"))
+            #expect(cheap == FetchedPropertyDescription(
+                name: "cheapBooks", entity: "Book", predicate: "price < 10",
+                sortKeys: [SortKey("title", ascending: false, caseInsensitive: true)], fetchLimit: 5, userInfo: ["currency": "EUR"]))
         }
 
         @Test func uncompressedArchiveDecodesToo() throws {

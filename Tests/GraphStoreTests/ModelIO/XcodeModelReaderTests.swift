@@ -231,6 +231,7 @@ extension ModelIOTests {
                 <entity name="Item"><attribute name="name" optional="YES" attributeType="String"/>
                     <fetchedProperty name="similar" optional="YES">
                         <fetchRequest name="fetchedPropertyFetchRequest" entity="Item" predicateString="name == $FETCH_SOURCE.name"/>
+                        <userInfo><entry key="reason" value="same name"/></userInfo>
                     </fetchedProperty>
                 </entity>
                 <entity name="Log"/>
@@ -252,7 +253,7 @@ extension ModelIOTests {
                 ModelConfiguration(name: "Cloud", entities: ["Item"]), ModelConfiguration(name: "Local", entities: ["Log"]),
             ])
             #expect(model.entity(named: "Item")?.fetchedProperties == [
-                FetchedPropertyDescription(name: "similar", entity: "Item", predicate: "name == $FETCH_SOURCE.name")
+                FetchedPropertyDescription(name: "similar", entity: "Item", predicate: "name == $FETCH_SOURCE.name", userInfo: ["reason": "same name"])
             ])
             #expect(file.warnings.count == 1 && file.warnings[0].message.contains("Gone"))
             let empty = try load("<entity name=\"A\"/>", modelAttributes: "")

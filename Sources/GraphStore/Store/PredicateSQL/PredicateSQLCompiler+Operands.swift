@@ -1,5 +1,5 @@
 /// Operands: constants (folded where no key path is involved), SELF, key paths, SUBQUERY
-/// variables and counts.
+/// variables, counts and string selectors (`PredicateSQLCompiler+Selectors.swift`).
 extension PredicateSQLCompiler {
     /// Compiles one side of a comparison. To-many key paths stay `.toMany` (the caller
     /// decides between ANY/ALL, CONTAINS/IN and `@count`).
@@ -23,6 +23,8 @@ extension PredicateSQLCompiler {
             return try member(base, [key], expression: expression, in: scope, asKeyPath: true)
         case .function(.noindex, let arguments) where arguments.count == 1:
             return try operand(arguments[0], in: scope)
+        case .selector(let receiver, let selector, let arguments) where !PredicateSQLCompiler.isConstant(expression):
+            return try selectorCall(receiver, selector, arguments, in: scope)
         default:
             return try folded(expression)
         }

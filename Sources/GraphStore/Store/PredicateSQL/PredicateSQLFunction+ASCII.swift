@@ -5,7 +5,7 @@
 extension PredicateSQLFunction {
     /// The answer, or nil when an operand is not ASCII text (or the function has no fast path).
     func asciiAnswer(_ arguments: SQLFunctionArguments) -> SQLiteValue? {
-        guard self != .like, self != .matches, self != .fold, arguments.count == 3,
+        guard self != .like, self != .matches, self != .fold, self != .function, arguments.count == 3,
             let text = arguments.utf8(0), let pattern = arguments.utf8(1), ASCII.isASCII(text), ASCII.isASCII(pattern)
         else { return nil }
         let options = ComparisonOptions(rawValue: UInt(clamping: arguments.int64(2)))

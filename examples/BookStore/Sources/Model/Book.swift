@@ -12,6 +12,7 @@ public final class Book: ManagedObject, EntityObject {
         \.pages: "pages",
         \.price: "price",
         \.title: "title",
+        \.category?.name: "category.name",
     ]
     public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 

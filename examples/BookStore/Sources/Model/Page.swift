@@ -10,6 +10,8 @@ public final class Page: ManagedObject, EntityObject {
     private static let propertyNames: PropertyNames<Page> = [
         \.book: "book",
         \.text: "text",
+        \.book?.price: "book.price",
+        \.book?.title: "book.title",
     ]
     public class func propertyName(for keyPath: AnyKeyPath) -> String? { propertyNames.name(for: keyPath) }
 
