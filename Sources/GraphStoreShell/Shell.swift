@@ -57,6 +57,8 @@ public final class Shell {
     /// The commands, in `.help` order.
     public private(set) var commands: [ShellCommand] = []
     private var commandsByName: [String: Int] = [:]
+    /// The commands' clause words, for reading statements over lines; made on first use.
+    private var grammar: StatementGrammar?
     /// Undo groups, `begin … end`, the journal (see `Shell+Undo.swift`).
     let undoState = ShellUndoState()
 
@@ -78,6 +80,15 @@ public final class Shell {
         }
         let index = commandsByName[command.name] ?? commands.count - 1
         for name in [command.name] + command.aliases { commandsByName[name.lowercased()] = index }
+        grammar = nil
+    }
+
+    /// How the commands go on over lines (see ``StatementGrammar``).
+    var statementGrammar: StatementGrammar {
+        if let grammar { return grammar }
+        let made = StatementGrammar(commands: commands)
+        grammar = made
+        return made
     }
 
     /// The command with this name or alias.

@@ -26,13 +26,26 @@ enum SQLCommand {
             sql STATEMENT.
             """
     ) { shell, arguments in
-        try run(String(arguments.text(from: statement) ?? ""), shell: shell)
+        try run(arguments.text(from: statement) ?? "", shell: shell)
     }
 
-    /// Runs the statement and prints its rows.
-    static func run(_ sql: String, shell: Shell) throws {
+    /// Runs the statement and prints its rows. `sql` is a slice of the statement it was
+    /// typed in: an error SQLite places in it names the line and column.
+    static func run(_ sql: Substring, shell: Shell) throws {
         let store = try shell.requireStore()
-        try shell.emit(rows: { columns, row in try store.forEachRow(readOnlySQL: sql, columns: columns, row: row) })
+        do {
+            try shell.emit(rows: { columns, row in try store.forEachRow(readOnlySQL: String(sql), columns: columns, row: row) })
+        } catch let error as SQLiteError where error.offset != nil && !error.isInterruption {
+            let place = TypedPlace(sql, scalarOffset: Self.scalarOffset(ofUTF8: error.offset ?? 0, in: sql))
+            throw ShellError("SQLite error \(error.code): \(error.message), at \(place)\n" + place.pointer, at: place)
+        }
+    }
+
+    /// The scalars before a UTF-8 byte offset of `text` (SQLite places errors in bytes).
+    private static func scalarOffset(ofUTF8 offset: Int, in text: Substring) -> Int {
+        let utf8 = text.utf8
+        let end = utf8.index(utf8.startIndex, offsetBy: max(0, offset), limitedBy: utf8.endIndex) ?? utf8.endIndex
+        return text.unicodeScalars[..<end].count
     }
 
     /// A value as a result shows it: numbers typed (JSON keeps them numbers), blobs by
