@@ -127,7 +127,7 @@ public struct Session {
 
     /// `BookStore> `, with `*` after the name while there are unsaved changes.
     func prompt() -> String {
-        let name = shell.store.map { Self.storeName($0.path) } ?? "graphstore"
+        let name = shell.database.map { Self.storeName($0.path) } ?? "graphstore"
         let dirty = shell.context?.hasChanges == true ? "*" : ""
         return "\(name)\(dirty)> "
     }

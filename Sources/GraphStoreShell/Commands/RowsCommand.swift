@@ -21,6 +21,7 @@ enum RowsCommand {
     ) { shell, arguments in
         let name = try arguments[entity] ?? arguments.word(table)
         let limit = arguments.number(rowLimit)
+        if let plain = shell.plainFile { return try rows(ofTable: name, limit: limit, in: plain, shell: shell) }
         let store = try shell.requireStore()
         guard let mapping = try? shell.mapping(name) else {
             guard store.schema.table(name) != nil else { throw unknown(name, store: store) }
@@ -35,6 +36,15 @@ enum RowsCommand {
                 sink.row(cells)
             }
         }
+    }
+
+    /// The rows of a table of a plain SQLite file, as stored.
+    private static func rows(ofTable name: String, limit: Int?, in file: SQLiteFile, shell: Shell) throws {
+        guard file.schema.table(name) != nil else {
+            let tables = file.tableNames
+            throw ShellError("no table named \(name)" + Suggestion.didYouMean(name, among: tables, otherwise: "; tables: \(tables.joined(separator: ", "))"), token: name)
+        }
+        try shell.emit(rows: { columns, row in try file.forEachRow(ofTable: name, limit: limit, columns: columns, row: row) })
     }
 
     /// Neither an entity nor a table: the names it may have meant, or both lists.

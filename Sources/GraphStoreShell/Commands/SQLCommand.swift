@@ -32,9 +32,9 @@ enum SQLCommand {
     /// Runs the statement and prints its rows. `sql` is a slice of the statement it was
     /// typed in: an error SQLite places in it names the line and column.
     static func run(_ sql: Substring, shell: Shell) throws {
-        let store = try shell.requireStore()
+        let database = try shell.requireDatabase()
         do {
-            try shell.emit(rows: { columns, row in try store.forEachRow(readOnlySQL: String(sql), columns: columns, row: row) })
+            try shell.emit(rows: { columns, row in try database.forEachRow(readOnlySQL: String(sql), columns: columns, row: row) })
         } catch let error as SQLiteError where error.offset != nil && !error.isInterruption {
             let place = TypedPlace(sql, scalarOffset: Self.scalarOffset(ofUTF8: error.offset ?? 0, in: sql))
             throw ShellError("SQLite error \(error.code): \(error.message), at \(place)\n" + place.pointer, at: place)

@@ -17,6 +17,8 @@ enum SchemaCommand {
             model or of ENTITY; --sql prints the CREATE TABLE and CREATE INDEX statements of the file.
             """
     ) { shell, arguments in
+        // A plain SQLite file has no model: its DDL is its schema, as sqlite3's .schema shows.
+        if let plain = shell.plainFile { return shell.output(SchemaDiagram.sql(plain.schema)) }
         let store = try shell.requireStore()
         let mappings = try arguments[entity].map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
         if arguments.has("--sql") { return shell.output(SchemaDiagram.sql(store.schema)) }

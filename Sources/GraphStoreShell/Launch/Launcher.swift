@@ -246,6 +246,8 @@ public enum Launcher {
             let access = store.isReadOnly ? "read-only" : "read-write"
             text += ": \((store.path as NSString).lastPathComponent) (\(access); model: \(store.modelOrigin))\n"
             for anomaly in store.anomalies { text += "warning: \(anomaly)\n" }
+        } else if let plain = shell.plainFile {
+            text += ": \((plain.path as NSString).lastPathComponent) (plain SQLite file, read-only: sql, .rows, .schema)\n"
         } else {
             text += ": no store open; .open STORE opens one\n"
         }
