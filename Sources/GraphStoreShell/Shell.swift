@@ -16,7 +16,7 @@ public final class Shell {
     public private(set) var store: PersistentStore?
     /// The plain SQLite file open instead of a store, if any: a file that is no Core Data
     /// store opens read-only for `sql`, `.rows` and `.schema`.
-    public private(set) var plainFile: SQLiteFile?
+    public private(set) var plainFile: PlainSQLiteFile?
     /// The open store's file, or the plain SQLite file: what `sql`, `.rows` and `.schema` read.
     public var database: (any SQLiteReading)? { store ?? plainFile }
     /// The context on the open store.
@@ -144,9 +144,9 @@ public final class Shell {
     /// read-only, for `sql`, `.rows` and `.schema`, with a note saying so: as sqlite3 would
     /// open it, rather than refusing it.
     private func openPlainFile(_ path: String, missing: [String]) throws {
-        let file: SQLiteFile
+        let file: PlainSQLiteFile
         do {
-            file = try SQLiteFile(path: path)
+            file = try PlainSQLiteFile(path: path)
         } catch {
             throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
         }

@@ -1,9 +1,9 @@
 /// What can be read of an SQLite file as SQLite keeps it, whether it is a Core Data store
-/// (``PersistentStore``) or not (``SQLiteFile``): its tables and their rows, and read-only
+/// (``PersistentStore``) or not (``PlainSQLiteFile``): its tables and their rows, and read-only
 /// SQL, which may attach other files read-only (`ATTACH 'seed.sqlite' AS seed`).
 ///
 /// ```swift
-/// let file: any SQLiteReading = try SQLiteFile(path: "banklist.sqlite3")
+/// let file: any SQLiteReading = try PlainSQLiteFile(path: "banklist.sqlite3")
 /// print(file.tableNames)                                   // ["banklist"]
 /// try file.forEachRow(ofTable: "banklist", limit: 3, columns: { print($0) }) { print($0) }
 /// ```

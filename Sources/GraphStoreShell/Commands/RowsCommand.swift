@@ -39,7 +39,7 @@ enum RowsCommand {
     }
 
     /// The rows of a table of a plain SQLite file, as stored.
-    private static func rows(ofTable name: String, limit: Int?, in file: SQLiteFile, shell: Shell) throws {
+    private static func rows(ofTable name: String, limit: Int?, in file: PlainSQLiteFile, shell: Shell) throws {
         guard file.schema.table(name) != nil else {
             let tables = file.tableNames
             throw ShellError("no table named \(name)" + Suggestion.didYouMean(name, among: tables, otherwise: "; tables: \(tables.joined(separator: ", "))"), token: name)

@@ -9,10 +9,10 @@
 /// ``SQLiteReading`` gives. Core Data has no such type (it opens only its own stores).
 ///
 /// ```swift
-/// let file = try SQLiteFile(path: "banklist.sqlite3")
+/// let file = try PlainSQLiteFile(path: "banklist.sqlite3")
 /// try file.forEachRow(readOnlySQL: "SELECT count(*) FROM banklist") { print($0) }   // [.integer(561)]
 /// ```
-public final class SQLiteFile: SQLiteReading {
+public final class PlainSQLiteFile: SQLiteReading {
     public let path: String
     /// The file's real path (symbolic links followed).
     public let resolvedPath: String
