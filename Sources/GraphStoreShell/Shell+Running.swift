@@ -33,7 +33,7 @@ extension Shell {
         defer { warnAboutUnreadableValues() }
         if atPrompt { state.pager = makePager() }
         do {
-            try MatchBudget().withBudget { try execute(command: text) }
+            try MatchBudget(steps: matchBudgetSteps).withBudget { try execute(command: text) }
         } catch {
             let readerQuit = endPager()
             try finishCommandOutput(commandFailed: !readerQuit)

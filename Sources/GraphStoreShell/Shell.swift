@@ -64,6 +64,8 @@ public final class Shell {
     private var commandsByName: [String: Int] = [:]
     /// The commands' clause words, for reading statements over lines; made on first use.
     private var grammar: StatementGrammar?
+    /// The steps of MATCHES and LIKE one command may take (see ``MatchBudget``).
+    var matchBudgetSteps = MatchBudget.defaultSteps
     /// Undo groups, `begin … end`, the journal (see `Shell+Undo.swift`).
     let undoState = ShellUndoState()
 

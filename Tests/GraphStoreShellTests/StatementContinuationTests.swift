@@ -229,4 +229,24 @@ import Testing
         #expect(writer.diagnostics.contains("only reading SQL may run: PRAGMA journal_mode = delete"))
         #expect(try writer.output(of: "explain count Book").contains("-- sql: SELECT COUNT("))
     }
+
+    /// A command's MATCHES and LIKE share one budget: past it the command fails, naming the
+    /// pattern with a caret under it; the next command has a budget of its own.
+    @Test func aCommandStopsAtItsMatchBudget() throws {
+        let harness = try ShellHarness(write: true)
+        // One comparison with the long title takes 20,000 steps.
+        harness.shell.matchBudgetSteps = 25_000
+        let title = String(repeating: "a", count: 20_000)
+        #expect(harness.run(["insert Book title=\"\(title)\"", "count Book where title LIKE '*x'"]) == 0)
+        harness.clear()
+        #expect(harness.run(["count Book where title LIKE '*a*b' OR title LIKE '*a*c'"]) == 1)
+        #expect(harness.diagnostics == """
+            test:1: LIKE '*a*c' went past the budget of one operation: 25000 steps of MATCHES and LIKE over all the strings compared (narrow the fetch with another condition, or simplify the pattern)
+              count Book where title LIKE '*a*b' OR title LIKE '*a*c'
+                                                                ^
+
+            """)
+        harness.clear()
+        #expect(harness.run(["count Book where title LIKE '*x'"]) == 0)
+    }
 }
