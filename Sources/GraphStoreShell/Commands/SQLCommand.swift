@@ -7,7 +7,7 @@ enum SQLCommand {
 
     static let command = ShellCommand(
         "sql", arguments: [.value(statement)],
-        summary: "run one read-only SQL statement (SELECT, WITH, EXPLAIN, a PRAGMA that reports) on the store's file; its rows in the current mode",
+        summary: "run one read-only SQL statement (SELECT, WITH, EXPLAIN, a PRAGMA that reports, ATTACH) on the store's file; its rows in the current mode",
         example: "sql SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY",
         details: """
             Every table of the file can be read: the entity tables, Z_PRIMARYKEY, Z_METADATA, \
@@ -22,8 +22,12 @@ enum SQLCommand {
             so sql SELECT 1 -- ; delete Book/p1 is one statement. A PRAGMA runs when it only \
             reports (PRAGMA journal_mode, PRAGMA table_info(ZBOOK), PRAGMA page_size); \
             PRAGMA x = v is refused, as are optimize, wal_checkpoint, incremental_vacuum and \
-            shrink_memory, which act with no argument. .sql STATEMENT does the same as \
-            sql STATEMENT.
+            shrink_memory, which act with no argument. ATTACH 'seed.sqlite' AS seed attaches \
+            another file, read-only (it must exist, and not be the store's own file), so that \
+            one query reads both (SELECT count(*) FROM seed.ZBOOK); DETACH seed lets it go. \
+            SQL typed without sql in front (SELECT, WITH, VALUES, PRAGMA, EXPLAIN QUERY PLAN, \
+            ATTACH, DETACH) runs as sql does and, as in sqlite3, goes on over lines until its ;. \
+            .sql STATEMENT does the same as sql STATEMENT.
             """
     ) { shell, arguments in
         try run(arguments.text(from: statement) ?? "", shell: shell)
