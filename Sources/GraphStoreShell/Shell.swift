@@ -261,7 +261,7 @@ public final class Shell {
             return match
         }
         let names = store.allMappings.map(\.name)
-        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"))
+        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"), token: name)
     }
 
     /// The names of an entity's attributes and relationships, for "did you mean".

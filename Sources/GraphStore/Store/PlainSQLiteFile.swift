@@ -13,9 +13,11 @@
 /// try file.forEachRow(readOnlySQL: "SELECT count(*) FROM banklist") { print($0) }   // [.integer(561)]
 /// ```
 public final class PlainSQLiteFile: SQLiteReading {
+    /// The file's path, as given (messages name the file by it).
     public let path: String
     /// The file's real path (symbolic links followed).
     public let resolvedPath: String
+    /// The file's tables, columns and indexes, read when it was opened.
     public let schema: DatabaseSchema
     let connection: Connection
     /// The file, held open as a store holds its own (see `StoreFileHandle`).
@@ -51,6 +53,7 @@ public final class PlainSQLiteFile: SQLiteReading {
         privateCopy.map(StoreFile.removePrivateCopy)
     }
 
+    /// Stops the SQL the file is running, from another thread or a signal handler.
     public var interrupter: StoreInterrupter {
         StoreInterrupter(handle: connection.handle, matches: interruption)
     }

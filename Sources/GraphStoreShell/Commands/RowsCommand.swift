@@ -53,7 +53,7 @@ enum RowsCommand {
         let entityTables = Set(store.allMappings.map { $0.table.uppercased() })
         let others = store.tableNames.filter { !entityTables.contains($0.uppercased()) }
         let lists = "; entities: \(entities.joined(separator: ", "))" + (others.isEmpty ? "" : "; other tables: \(others.joined(separator: ", "))")
-        return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists))
+        return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists), token: name)
     }
 
     /// The decoded cells of a row in the order of the requested columns; a value that

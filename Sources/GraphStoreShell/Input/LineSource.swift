@@ -54,6 +54,7 @@ public final class TextLineSource: LineSource {
     private var textEnds: Set<Int> = []
     /// Whether messages name lines by number (see ``init(lines:name:numbered:)``).
     private var numbered = true
+    /// Whether the line last read is the last of one of the texts given (a `-c` command).
     public private(set) var lastLineEndsStatement = false
     private let reader: FileLineReader?
 
@@ -103,6 +104,7 @@ public final class TextLineSource: LineSource {
         }
     }
 
+    /// `-c:3`; for commands given after the store, `graphstore` or `graphstore: command 2`.
     public func place(ofLine line: Int) -> String {
         guard !numbered else { return "\(name):\(line)" }
         guard textEnds.count > 1 else { return name }

@@ -114,9 +114,11 @@ import Testing
         #expect(rows.last == [.text("Three"), .integer(1)], "\(rows)")
         let pageRows = try Connection(path: path, mode: .readOnly).rows("SELECT ZTEXT, ZBOOK FROM ZPAGE")
         #expect(pageRows == [[.text("first page"), .integer(3)]], "\(pageRows)")
-        let stored = try book("Three", in: reopen(path))
+        let reopened = try reopen(path)
+        let stored = try book("Three", in: reopened)
         #expect(try stored.object(forKey: "category")?.get("name", as: String.self) == "Fiction")
         #expect(try stored.objects(forKey: "pages").count == 1)
+        withExtendedLifetime(reopened) {}
     }
 
     @Test func aDeleteRunsItsRulesInTheParent() throws {
