@@ -33,7 +33,7 @@ public struct Session {
     /// Runs statements until the source ends or `.quit`. Returns the exit status: 0, or in
     /// a script the status of the last command that failed (`.exit N` sets it outright).
     public func run(_ source: LineSource) -> Int32 {
-        var reader = StatementReader(source: source)
+        var reader = StatementReader(source: source, grammar: shell.statementGrammar)
         var status = ExitStatus.success
         defer { source.finish() }
         while !shell.shouldQuit {
@@ -84,8 +84,8 @@ public struct Session {
             shell.quit()
             return ExitStatus.closedPipe
         } catch {
-            let failure = shell.describe(error)
-            report(failure.message, source: source, line: line)
+            let failure = shell.describe(error, in: command)
+            report(failure.message, source: source, line: line, lineInStatement: failure.lineInStatement ?? 1)
             return failure.exitCode
         }
     }
@@ -112,18 +112,22 @@ public struct Session {
         }
     }
 
-    private func report(_ message: String, source: LineSource, line: Int) {
+    /// Reports a failure of the statement that starts at `line`, on its line
+    /// `lineInStatement` (from 1): a script names that line of the file; a person sees
+    /// `line N:` when it is not the statement's first.
+    private func report(_ message: String, source: LineSource, line: Int, lineInStatement: Int = 1) {
         shell.flushOutput()
         if source.isInteractive {
-            shell.diagnostics(TerminalStyle.red.apply("error:", if: colourDiagnostics) + " \(message)\n")
+            let place = lineInStatement > 1 ? "line \(lineInStatement): " : ""
+            shell.diagnostics(TerminalStyle.red.apply("error:", if: colourDiagnostics) + " \(place)\(message)\n")
         } else {
-            shell.diagnostics("\(source.name):\(line): \(message)\n")
+            shell.diagnostics("\(source.place(ofLine: line + lineInStatement - 1)): \(message)\n")
         }
     }
 
     /// `BookStore> `, with `*` after the name while there are unsaved changes.
     func prompt() -> String {
-        let name = shell.store.map { Self.storeName($0.path) } ?? "graphstore"
+        let name = shell.database.map { Self.storeName($0.path) } ?? "graphstore"
         let dirty = shell.context?.hasChanges == true ? "*" : ""
         return "\(name)\(dirty)> "
     }

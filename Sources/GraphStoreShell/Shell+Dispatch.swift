@@ -1,6 +1,7 @@
 extension Shell {
     /// Runs one command line. Empty lines and `--` comments do nothing; a `;` at the end is
-    /// dropped (`count Book;`).
+    /// dropped (`count Book;`). SQL typed bare (``BareSQL``: `SELECT …`, `PRAGMA …`,
+    /// `ATTACH …`) runs as `sql` runs it, reading only.
     ///
     /// The line's first word names the command (a dot-command may be shortened to a
     /// unique prefix, `.ent`); a command that changes data needs `--write`; the rest is
@@ -20,6 +21,10 @@ extension Shell {
         let nameEnd = trimmed.firstIndex(where: \.isWhitespace) ?? trimmed.endIndex
         let name = String(trimmed[..<nameEnd])
         let rest = trimmed[nameEnd...].drop(while: \.isWhitespace)
+        let second = rest.prefix { !$0.isWhitespace }
+        if BareSQL.starts(name, second.isEmpty ? nil : String(second)), name.lowercased() == BareSQL.explain || command(named: name) == nil {
+            return try SQLCommand.run(trimmed, shell: self)
+        }
         let command = try resolveCommand(name)
         if command.writes, !writeEnabled {
             throw ShellError("\(command.name) changes data; open the store with --write to allow it")
@@ -45,14 +50,15 @@ extension Shell {
                 throw ShellError("ambiguous command \(name): \(matching.map(\.name).joined(separator: ", "))")
             }
         }
-        if sqlKeywords.contains(name.uppercased()) {
-            throw ShellError("unknown command \(name); SQL runs with sql (sql \(name) …), one statement at a time, reading only")
+        if writingSQLVerbs.contains(name.uppercased()) {
+            throw ShellError("unknown command \(name); graphstore runs only SQL that reads: SELECT, WITH, VALUES, EXPLAIN, PRAGMA that reports, ATTACH")
         }
         throw ShellError("unknown command \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; .help lists the commands"))
     }
 
-    /// The words SQL statements start with, which sqlite3 users type at a prompt.
-    private var sqlKeywords: Set<String> {
-        ["SELECT", "WITH", "PRAGMA", "EXPLAIN", "VALUES", "INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "BEGIN", "COMMIT", "VACUUM", "ATTACH"]
+    /// The words SQL statements that write start with, which sqlite3 users type at a prompt
+    /// (`insert`, `delete` and `begin` are the shell's own commands).
+    private var writingSQLVerbs: Set<String> {
+        ["UPDATE", "REPLACE", "CREATE", "DROP", "ALTER", "COMMIT", "VACUUM", "REINDEX", "ANALYZE", "SAVEPOINT", "RELEASE"]
     }
 }

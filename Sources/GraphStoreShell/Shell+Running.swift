@@ -4,6 +4,7 @@ import GraphStore
 extension Shell {
     /// Runs one command as a session does: echoed with `.echo on`, timed with `.timer on`,
     /// followed by a change summary with `.changes on`; a `.once` redirection ends after it.
+    /// Its MATCHES and LIKE share one ``MatchBudget``, however many fetches it runs.
     func runStatement(_ text: String) throws {
         try runStatement(command: text[...])
     }
@@ -39,7 +40,7 @@ extension Shell {
         defer { state.commandIsAtPrompt = outerAtPrompt }
         if atPrompt { state.pager = makePager() }
         do {
-            try execute(command: text)
+            try MatchBudget(steps: matchBudgetSteps).withBudget { try execute(command: text) }
         } catch {
             let readerQuit = endPager()
             try finishCommandOutput(commandFailed: !readerQuit)

@@ -14,6 +14,11 @@ import GraphStore
 public final class Shell {
     /// The open store, if any.
     public private(set) var store: PersistentStore?
+    /// The plain SQLite file open instead of a store, if any: a file that is no Core Data
+    /// store opens read-only for `sql`, `.rows` and `.schema`.
+    public private(set) var plainFile: PlainSQLiteFile?
+    /// The open store's file, or the plain SQLite file: what `sql`, `.rows` and `.schema` read.
+    public var database: (any SQLiteReading)? { store ?? plainFile }
     /// The context on the open store.
     public private(set) var context: ManagedObjectContext?
     /// Output mode and friends.
@@ -57,6 +62,10 @@ public final class Shell {
     /// The commands, in `.help` order.
     public private(set) var commands: [ShellCommand] = []
     private var commandsByName: [String: Int] = [:]
+    /// The commands' clause words, for reading statements over lines; made on first use.
+    private var grammar: StatementGrammar?
+    /// The steps of MATCHES and LIKE one command may take (see ``MatchBudget``).
+    var matchBudgetSteps = MatchBudget.defaultSteps
     /// Undo groups, `begin … end`, the journal (see `Shell+Undo.swift`).
     let undoState = ShellUndoState()
 
@@ -78,6 +87,15 @@ public final class Shell {
         }
         let index = commandsByName[command.name] ?? commands.count - 1
         for name in [command.name] + command.aliases { commandsByName[name.lowercased()] = index }
+        grammar = nil
+    }
+
+    /// How the commands go on over lines (see ``StatementGrammar``).
+    var statementGrammar: StatementGrammar {
+        if let grammar { return grammar }
+        let made = StatementGrammar(commands: commands)
+        grammar = made
+        return made
     }
 
     /// The command with this name or alias.
@@ -108,17 +126,41 @@ public final class Shell {
             } else {
                 store = try PersistentStore(path: path, readOnly: !writeEnabled)
             }
+        } catch StoreError.notCoreData(_, let missing) where modelPath == nil {
+            return try openPlainFile(path, missing: missing)
         } catch {
             throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
         }
         modelMismatch = mismatch
         Interrupts.watch(store)
+        plainFile = nil
         self.store = store
         self.storeFiles = StoreFiles(storePath: store.path)
         self.context = ManagedObjectContext(store: store)
         // Said once, here, for scripts and the prompt alike: without it the only trace
         // is a note under .model, and names and relationships quietly become guesses.
         if let problem = store.modelCacheProblem { diagnostics("graphstore: warning: \(problem)\n") }
+    }
+
+    /// Opens an SQLite file that is no Core Data store (it lacks the tables `missing`),
+    /// read-only, for `sql`, `.rows` and `.schema`, with a note saying so: as sqlite3 would
+    /// open it, rather than refusing it.
+    private func openPlainFile(_ path: String, missing: [String]) throws {
+        let file: PlainSQLiteFile
+        do {
+            file = try PlainSQLiteFile(path: path)
+        } catch {
+            throw ShellError("\(error)", exitCode: ExitStatus.storeNotOpened)
+        }
+        Interrupts.watch(file)
+        modelMismatch = []
+        context = nil
+        store = nil
+        plainFile = file
+        storeFiles = StoreFiles(storePath: path)
+        diagnostics(
+            "graphstore: note: \((path as NSString).lastPathComponent) is a plain SQLite file, not a Core Data store "
+                + "(no \(missing.joined(separator: " or "))): opened read-only for sql, .rows and .schema\n")
     }
 
     /// The store opened with a model file; on a mismatch, when browsing is asked for, opened
@@ -170,6 +212,7 @@ public final class Shell {
         if let store, !store.isReadOnly { try? store.checkpoint() }
         context = nil
         store = nil
+        plainFile = nil
         storeFiles = nil
     }
 
@@ -185,16 +228,29 @@ public final class Shell {
         }
     }
 
-    /// The open store, or an error saying none is open.
+    /// The open store, or an error saying none is open (or that a plain SQLite file is).
     public func requireStore() throws -> PersistentStore {
-        guard let store else { throw ShellError("no store is open; use .open STORE") }
+        guard let store else { throw noStore }
         return store
     }
 
     /// The context of the open store.
     public func requireContext() throws -> ManagedObjectContext {
-        guard let context else { throw ShellError("no store is open; use .open STORE") }
+        guard let context else { throw noStore }
         return context
+    }
+
+    /// The open store's file or plain SQLite file, for the commands that read either.
+    public func requireDatabase() throws -> any SQLiteReading {
+        guard let database else { throw noStore }
+        return database
+    }
+
+    /// Why a command that needs a store cannot run.
+    private var noStore: ShellError {
+        guard let plainFile else { return ShellError("no store is open; use .open STORE") }
+        let name = (plainFile.path as NSString).lastPathComponent
+        return ShellError("\(name) is a plain SQLite file, not a Core Data store: only sql (or SQL typed bare), .rows and .schema read it")
     }
 
     /// The mapping of an entity of the open store, or an error listing the entities.
@@ -205,7 +261,7 @@ public final class Shell {
             return match
         }
         let names = store.allMappings.map(\.name)
-        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"))
+        throw ShellError("no entity named \(name)" + Suggestion.didYouMean(name, among: names, otherwise: "; entities: \(names.joined(separator: ", "))"), token: name)
     }
 
     /// The names of an entity's attributes and relationships, for "did you mean".
@@ -235,7 +291,7 @@ public final class Shell {
             settings: settings,
             isInterrupted: { [unowned self] in
                 guard outputHasFailed else { return isInterrupted() }
-                store?.interrupter.interrupt()
+                database?.interrupter.interrupt()
                 return true
             },
             isPaged: { [unowned self] in isPaged(lines: $0) },

@@ -5,7 +5,12 @@ extension Shell {
     /// The message and exit status for any error a command threw (see
     /// ``ShellError/describing(_:interrupted:)``), with "did you mean" for a key an entity
     /// does not have (`closedate` for `closeDate`).
-    func describe(_ error: any Error) -> ShellError {
+    ///
+    /// When the fault is a word typed in `command` (a key, an entity, a clause word, the
+    /// pattern that spent the command's ``MatchBudget``), the error names the line of the
+    /// statement it is on; in a statement of several lines (and for a pattern) the message
+    /// then shows that line with a caret under the word.
+    func describe(_ error: any Error, in command: Substring? = nil) -> ShellError {
         var failure = ShellError.describing(error, interrupted: isInterrupted())
         let unknown: (entity: String, key: String)? =
             switch error {
@@ -16,7 +21,26 @@ extension Shell {
         if let unknown, let mapping = try? mapping(unknown.entity) {
             failure.message += Suggestion.didYouMean(unknown.key, among: keyNames(of: mapping))
         }
+        if failure.token == nil { failure.token = Self.token(of: error) }
+        guard failure.lineInStatement == nil, let command, let token = failure.token,
+            let place = TypedPlace(locating: token, in: command)
+        else { return failure }
+        failure.lineInStatement = place.lineInStatement
+        // A predicate may hold several patterns: the one over budget is shown on one line too.
+        if command.base.contains("\n") || error is MatchBudgetError { failure.message += "\n" + place.pointer }
         return failure
+    }
+
+    /// The word of the command a library error is about: the key path a fetch cannot use.
+    private static func token(of error: any Error) -> String? {
+        switch error {
+        case FetchError.unknownKeyPath(_, let keyPath, _), FetchError.invalidSortKey(_, let keyPath, _),
+            FetchError.invalidProperty(_, let keyPath, _):
+            keyPath
+        case StoreError.unknownKey(_, let key): key
+        case let error as MatchBudgetError: error.pattern
+        default: nil
+        }
     }
 }
 

@@ -6,11 +6,30 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The exit code a script should end with because of it (1 unless said otherwise).
     public var exitCode: Int32
+    /// The line of the statement the fault is on (from 1), when the message points at a
+    /// place in it: a script's `FILE:LINE:` then names that line, not the statement's first.
+    var lineInStatement: Int?
+    /// The word the message is about (a key, an entity, a clause), which the session finds
+    /// in the command to name the line it is on; nil when it points nowhere.
+    var token: String?
 
     /// Creates an error.
     public init(_ message: String, exitCode: Int32 = ExitStatus.commandFailed) {
         self.message = message
         self.exitCode = exitCode
+    }
+
+    /// An error about `token`, a word typed in the command.
+    init(_ message: String, token: String) {
+        self.init(message)
+        self.token = token
+    }
+
+    /// An error about the place `offset` scalars into `text`, a slice of the statement:
+    /// the line of the statement it is on is kept for the message's `FILE:LINE:`.
+    init(_ message: String, at place: TypedPlace) {
+        self.init(message)
+        lineInStatement = place.lineInStatement
     }
 
     public var description: String { message }

@@ -115,8 +115,9 @@ import Testing
             let column = command.count + 1
             #expect(other.stderr.contains("bad predicate at column \(column): expected a value after '=='\n  \(command)\n  \(String(repeating: " ", count: column - 1))^"), "\(other.stderr)")
         }
+        // Over several lines, the error names the line the fault is on, and its column there.
         let continued = try Self.run([Self.store], input: "count Book where (price > 3\n  AND price >> 4)\n")
-        #expect(continued.stderr.hasPrefix("stdin:1: count: bad predicate at column 17 of the statement's line 2: expected a comparison operator, found ')'\n    AND price >> 4)\n"))
+        #expect(continued.stderr.hasPrefix("stdin:2: count: bad predicate at column 17: expected a comparison operator, found ')'\n    AND price >> 4)\n"))
     }
 
     @Test func exitCodeFromExitCommand() throws {

@@ -143,6 +143,22 @@ import Testing
         #expect(terminal.waitForExit() == 0)
     }
 
+    /// SQL typed bare goes on until its `;`, a fetch after a line that asks for more: each
+    /// next line gets the continuation prompt, and the statement runs once complete.
+    @Test func statementsGoOnOverLinesAtThePrompt() throws {
+        let (terminal, _) = try Self.start(options: ["--list", "--no-headers"])
+        terminal.type("select count(*)\r")
+        #expect(terminal.waitFor { $0.currentLine == "      ...>" }, "\(terminal.screen.text)")
+        terminal.type("from ZBOOK;\r")
+        #expect(terminal.waitFor { $0.text.suffix(3).elementsEqual(["      ...> from ZBOOK;", "3", prompt]) }, "\(terminal.screen.text)")
+        terminal.type("count Book where\r")
+        #expect(terminal.waitFor { $0.currentLine == "      ...>" }, "\(terminal.screen.text)")
+        terminal.type("price < 12\r")
+        #expect(terminal.waitFor { $0.text.suffix(3).elementsEqual(["      ...> price < 12", "2", prompt]) }, "\(terminal.screen.text)")
+        terminal.type(".quit\r")
+        #expect(terminal.waitForExit() == 0)
+    }
+
     /// Leaving with unsaved changes asks once: cancel stays, discard leaves.
     @Test func leavingWithUnsavedChangesAsksOnce() throws {
         let store = try GraphStoreBinary.copy(GraphStoreBinary.exampleStore)

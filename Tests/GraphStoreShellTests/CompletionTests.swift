@@ -61,6 +61,19 @@ import Testing
         #expect(try texts("fetch Book where title == 'Du").isEmpty)  // inside a string
     }
 
+    /// The comparison words offered fit the key's type: no CONTAINS after a number.
+    @Test func operatorsFitTheKeysType() throws {
+        #expect(try texts("fetch Book where price ") == ["==", "!=", "<", "<=", ">", ">=", "IN", "BETWEEN"])
+        #expect(try texts("fetch Book where price c").isEmpty)
+        #expect(try texts("fetch Book where category.name c") == ["CONTAINS"])
+        #expect(try texts("fetch Book where pages co") == ["CONTAINS"])
+        #expect(try texts("fetch Book where category ") == ["==", "!=", "<", "<=", ">", ">=", "IN"])
+        #expect(try texts("fetch Book where pages.@count b") == ["BETWEEN"])
+        // A key the entity does not have: every word, as before.
+        #expect(try texts("fetch Book where SELF c") == ["CONTAINS"])
+        #expect(try texts("fetch Book where nosuch ").contains("MATCHES"))
+    }
+
     @Test func literalWordsFromTheUsage() throws {
         #expect(try texts("fetch Book wh") == ["where"])
         #expect(try texts("fetch Book sort title d") == ["desc"])

@@ -7,7 +7,7 @@ import Testing
     @Test func commandsAndFilesKeepTheirOrder() throws {
         let options = try LaunchOptions.parse(["-c", ".mode csv", "store.sqlite", "-f", "a.gs", "--command=.entities", "-c", ".rows Book", ".schema"])
         #expect(options.store == "store.sqlite")
-        #expect(options.actions == [.command(".mode csv"), .file("a.gs"), .command(".entities"), .command(".rows Book"), .command(".schema")])
+        #expect(options.actions == [.command(".mode csv"), .file("a.gs"), .command(".entities"), .command(".rows Book"), .argument(".schema")])
     }
 
     @Test func flags() throws {

@@ -9,7 +9,8 @@ import _FoundationICU
 ///   running for minutes (Foundation sets none, and this ICU silently answers "no match"
 ///   after some 40 million saves on patterns such as `(?:(a+)+b|a*)`);
 /// - interruption: every 10,000 saves ICU calls back, and the callback stops the match
-///   when the store's ``MatchInterruption`` is set;
+///   when the store's ``MatchInterruption`` is set, or when the operation's ``MatchBudget``
+///   is spent (each call back takes 10,000 steps from it);
 /// - `uregex_matches`, the whole-string match NSPredicate's MATCHES is defined by.
 ///
 /// ICU keeps the matcher's state in the compiled object, so an instance matches one string
@@ -26,11 +27,26 @@ final class ICURegularExpression: @unchecked Sendable {
     static let memoryLimit: Int32 = 8_000_000
 
     private let handle: OpaquePointer
-    /// The interruption the running match watches: ICU's match callback is handed this
-    /// cell's address as its context. Allocated with the expression and freed with it (after
+    /// What the running match answers to: the store's interruption and the operation's
+    /// budget, either of which may be absent.
+    struct Watch {
+        var interruption: MatchInterruption?
+        var budget: MatchBudget?
+
+        /// Called every 10,000 saved states: false (stop) once the interruption is set or
+        /// the budget spent.
+        func mayGoOn() -> Bool {
+            interruption?.matchDidProgress()
+            if interruption?.isRequested == true { return false }
+            return budget?.spend(ICURegularExpression.stepsPerTick) ?? true
+        }
+    }
+
+    /// What the running match watches: ICU's match callback is handed this cell's address
+    /// as its context. Allocated with the expression and freed with it (after
     /// `uregex_close`), set for each match and cleared after it, so the callback never finds
-    /// an interruption that is gone.
-    private let watched: UnsafeMutablePointer<MatchInterruption?>
+    /// an interruption or a budget that is gone.
+    private let watched: UnsafeMutablePointer<Watch?>
 
     /// Compiles `pattern`; nil when ICU rejects it.
     init?(pattern: String, caseInsensitive: Bool) {
@@ -56,17 +72,20 @@ final class ICURegularExpression: @unchecked Sendable {
     /// Whether the whole of `text` matches. ICU holds a pointer to the text only while the
     /// match runs; the next match sets its own text first.
     ///
-    /// - Parameter reportedPattern: the pattern to name in an error (as the user wrote it).
-    /// - Throws: ``RegexMatchError`` when a limit is reached or `interruption` is set.
-    func matchesWhole(_ text: String, reportedPattern: String, interruption: MatchInterruption?) throws(RegexMatchError) -> Bool {
+    /// - Parameters:
+    ///   - reportedPattern: the pattern to name in an error (as the user wrote it).
+    ///   - budget: the operation's budget the match draws on (MATCHES in a predicate; a
+    ///     validation rule draws on none).
+    /// - Throws: ``RegexMatchError`` when a limit is reached or `interruption` is set;
+    ///   ``MatchBudgetError`` when `budget` is spent.
+    func matchesWhole(_ text: String, reportedPattern: String, interruption: MatchInterruption?, budget: MatchBudget? = nil) throws -> Bool {
         var status = U_ZERO_ERROR
-        if let interruption {
-            // Called every 10,000 saved states: false (stop) once the interruption is set.
-            watched.pointee = interruption
+        if let budget, budget.isSpent { throw budget.spentError("MATCHES", pattern: reportedPattern) }
+        if interruption != nil || budget != nil {
+            watched.pointee = Watch(interruption: interruption, budget: budget)
             swift_uregex_setMatchCallback(handle, { context, _ in
-                guard let interruption = context?.assumingMemoryBound(to: MatchInterruption?.self).pointee else { return 1 }
-                interruption.matchDidProgress()
-                return interruption.isRequested ? 0 : 1
+                guard let watch = context?.assumingMemoryBound(to: Watch?.self).pointee else { return 1 }
+                return watch.mayGoOn() ? 1 : 0
             }, watched, &status)
         } else {
             swift_uregex_setMatchCallback(handle, nil, nil, &status)
@@ -78,6 +97,9 @@ final class ICURegularExpression: @unchecked Sendable {
             return swift_uregex_matches(handle, 0, &status) != 0
         }
         if status.rawValue <= 0 { return matched }
+        if status == U_REGEX_STOPPED_BY_CALLER, interruption?.isRequested != true, let budget, budget.isSpent {
+            throw budget.spentError("MATCHES", pattern: reportedPattern)
+        }
         let reason: RegexMatchError.Reason =
             switch status {
             case U_REGEX_TIME_OUT: .stepLimit(Int(Self.stepLimitInTicks) * Self.stepsPerTick)

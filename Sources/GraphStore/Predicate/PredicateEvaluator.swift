@@ -79,7 +79,7 @@ struct PredicateEvaluator {
                     "\(op.symbol) needs strings on both sides, not \(ValueComparison.kind(of: left)) and \(ValueComparison.kind(of: right))")
             }
             switch op {
-            case .like: return StringMatching.like(text, pattern: pattern, options: options)
+            case .like: return try StringMatching.like(text, pattern: pattern, options: options)
             case .matches: return try StringMatching.matches(text, pattern: pattern, options: options)
             case .beginsWith: return StringMatching.hasPrefix(text, pattern, options: options)
             default: return StringMatching.hasSuffix(text, pattern, options: options)

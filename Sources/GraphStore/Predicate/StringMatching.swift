@@ -59,7 +59,10 @@ enum StringMatching {
 
     /// LIKE: the whole string against a pattern where `*` is any run of characters, `?`
     /// exactly one, `\` makes the next character literal, and everything else is literal.
-    static func like(_ text: String, pattern: String, options: ComparisonOptions) -> Bool {
+    ///
+    /// Every 10,000 comparisons it draws on the operation's ``MatchBudget`` and looks for an
+    /// interrupt: a slow pattern over many rows stops with a ``MatchBudgetError``.
+    static func like(_ text: String, pattern: String, options: ComparisonOptions) throws -> Bool {
         let subject = Array(fold(text, options))
         var elements: [GlobElement] = []
         var escaping = false
@@ -83,7 +86,13 @@ enum StringMatching {
         var p = 0
         var starPattern = -1
         var starText = 0
+        var untilCheck = likeStepsPerCheck
         while t < subject.count {
+            untilCheck -= 1
+            if untilCheck == 0 {
+                untilCheck = likeStepsPerCheck
+                try checkLikeWork(pattern)
+            }
             if p < elements.count, elements[p] == .anyOne || elements[p] == .literal(subject[t]) {
                 t += 1
                 p += 1
@@ -103,18 +112,31 @@ enum StringMatching {
         return p == elements.count
     }
 
+    /// The comparisons LIKE makes between looks at its budget and for an interrupt (as
+    /// ICU's MATCHES calls back every 10,000 steps).
+    private static let likeStepsPerCheck = 10_000
+
+    /// Draws on the budget for LIKE's last comparisons; throws when it is spent or the
+    /// operation was interrupted.
+    private static func checkLikeWork(_ pattern: String) throws {
+        if MatchInterruption.current?.isRequested == true { throw PredicateEvaluationError.interrupted }
+        if let budget = MatchBudget.current, !budget.spend(likeStepsPerCheck) { throw budget.spentError("LIKE", pattern: pattern) }
+    }
+
     /// MATCHES: the ICU regular expression must match the entire string. `[c]` makes the
     /// regex case-insensitive; `[d]` strips diacritics from pattern and subject.
     ///
     /// A match is bounded (``RegexMatchError``): past the work limit, or when the running
-    /// store operation is interrupted, it throws instead of answering.
+    /// store operation is interrupted, it throws instead of answering; and it draws on the
+    /// operation's ``MatchBudget`` (``MatchBudgetError``).
     static func matches(_ text: String, pattern: String, options: ComparisonOptions) throws -> Bool {
         var subject = text
         let (regexPattern, caseInsensitive) = regexForm(pattern, options)
         if !options.contains(.normalized), options.contains(.diacriticInsensitive) { subject = removingDiacritics(subject) }
         let interruption = MatchInterruption.current
+        let budget = MatchBudget.current
         let matched = try RegexCache.shared.withExpression(regexPattern, caseInsensitive: caseInsensitive) { expression in
-            try expression.matchesWhole(subject, reportedPattern: pattern, interruption: interruption)
+            try expression.matchesWhole(subject, reportedPattern: pattern, interruption: interruption, budget: budget)
         }
         guard let matched else {
             throw PredicateEvaluationError("invalid regular expression '\(TextExcerpt(pattern, around: 0, width: TextExcerpt.quotedWidth).text)'")

@@ -45,9 +45,10 @@ extension PersistentStore {
     }
 
     /// Runs `body` with the store's ``MatchInterruption`` watched by every MATCHES on the
-    /// thread (an interrupt from before the outermost call is forgotten, as SQLite does).
+    /// thread (an interrupt from before the outermost call is forgotten, as SQLite does),
+    /// and with a ``MatchBudget``: the one it runs inside, or one for this operation.
     func watchingInterrupts<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try fetchSupport.interruption.watching(body)
+        try MatchBudget.forOperation { try fetchSupport.interruption.watching(body) }
     }
 
     /// Steps a fetch statement; when a predicate function failed it, throws what the

@@ -102,7 +102,9 @@ public final class PersistentStore {
     /// The private copy the store reads (a read-only store with a log), if any.
     let privateCopy: String?
     /// The store's files, held open for as long as the store is (see `StoreFileHandle`).
-    private let file: StoreFile.Opened
+    let file: StoreFile.Opened
+    /// The files read-only SQL attached (`ATTACH 'seed.sqlite' AS seed`).
+    let attachedFiles = AttachedFiles()
     /// A writable store's share of GraphStore's writer lock (a migration's exclusive one
     /// when the migration opened it), held for as long as the store is open.
     let writerLock: StoreWriterLock?
@@ -188,22 +190,14 @@ public final class PersistentStore {
         }
         var copy: String?
         let connection: Connection
-        do {
-            if readOnly, file.hasLog {
-                copy = try StoreFile.privateCopy(of: file, path: path)
-                connection = try Connection(path: copy ?? file.resolvedPath, mode: .readWrite)
-            } else if readOnly {
-                connection = try Connection(path: StoreFile.immutableURI(file.resolvedPath), mode: .readOnly)
-            } else {
+        if readOnly {
+            (connection, copy) = try StoreFile.readOnlyConnection(to: file, path: path)
+        } else {
+            do {
                 connection = try Connection(path: file.resolvedPath, mode: .readWrite)
+            } catch {
+                throw StoreError.opening(error, path: path, file: file, connection: nil, readOnly: false) ?? .notADatabase(path: path, reason: error.message)
             }
-        } catch let error as SQLiteError {
-            copy.map(StoreFile.removePrivateCopy)
-            throw StoreError.opening(error, path: path, file: file, connection: nil, readOnly: readOnly) ?? .notADatabase(path: path, reason: error.message)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw .notADatabase(path: path, reason: "\(error)")
         }
         do {
             let opening = Opening(path: path, file: file, connection: connection, readOnly: readOnly)

@@ -6,6 +6,8 @@ import CSQLite
 /// writes (`sqlite3_stmt_readonly`) is refused too. So `DELETE FROM ZBOOK` never runs, on a
 /// store opened read-only or for writing, and not one byte of the file changes.
 ///
+/// `ATTACH` is not refused but run by GraphStore itself, read-only (``AttachedFiles``).
+///
 /// PRAGMAs are judged by name, as `sqlite3_stmt_readonly` cannot judge them: it calls
 /// `PRAGMA journal_mode` (which only reports without an argument) a write, and
 /// `PRAGMA optimize` (which may run ANALYZE) a read. A PRAGMA is allowed when it is listed
@@ -42,6 +44,27 @@ struct ReadOnlySQL {
         var action: String?
         /// A PRAGMA the authorizer allowed by name.
         var allowedPragma: String?
+    }
+
+    /// Runs the one statement `sql` holds on `connection` (refusing anything that is not a
+    /// read), or the `ATTACH` or `DETACH` it is (see ``AttachedFiles``), and hands its
+    /// column names, then each row, over.
+    static func forEachRow(
+        _ sql: String, on connection: Connection, attaching files: AttachedFiles, besides main: StoreFile.Opened,
+        columns: ([String]) throws -> Void, row body: ([SQLiteValue]) throws -> Void
+    ) throws {
+        if let attach = try AttachStatement.parse(sql) { return try files.run(attach, on: connection, besides: main) }
+        let statement = try prepare(sql, on: connection)
+        try columns(statement.columnNames)
+        while try statement.step() { try body(statement.row()) }
+    }
+
+    /// The query of a table's rows as they are stored, in row order; `limit` rows at most.
+    static func rows(of table: DatabaseSchema.Table, limit: Int?) -> String {
+        let quoted = table.name.quotedSQLIdentifier
+        let ordered = table.sql.uppercased().contains("WITHOUT ROWID") ? "" : " ORDER BY rowid"
+        let limited = limit.map { " LIMIT \($0)" } ?? ""
+        return "SELECT * FROM \(quoted)\(ordered)\(limited)"
     }
 
     /// Prepares the one statement `sql` holds on `connection`, refusing anything that is
@@ -164,6 +187,14 @@ public enum ReadOnlySQLError: Error, Sendable, Hashable, CustomStringConvertible
     case noStatement
     /// No table of that name is in the file; `tables` are the ones that are.
     case noSuchTable(String, tables: [String])
+    /// An `ATTACH` not of the form GraphStore runs: `ATTACH [DATABASE] 'path' AS name`.
+    case attachForm
+    /// The file at `path` may not be attached: `reason` says why (it does not exist, it is
+    /// the store's own file, it is no file).
+    case attachRefused(path: String, reason: String)
+    /// The database `name` may not be detached (SQLite's `reason`: there is none of that
+    /// name, it is `main`).
+    case detachRefused(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -175,6 +206,12 @@ public enum ReadOnlySQLError: Error, Sendable, Hashable, CustomStringConvertible
             "no SQL statement to run"
         case .noSuchTable(let name, let tables):
             "no table named \(name); tables: \(tables.joined(separator: ", "))"
+        case .attachForm:
+            "ATTACH takes the file's path in quotes and a name: ATTACH 'seed.sqlite' AS seed (and DETACH a name: DETACH seed)"
+        case .attachRefused(let path, let reason):
+            "cannot attach \(path): \(reason)"
+        case .detachRefused(let name, let reason):
+            "cannot detach \(name): \(reason)"
         }
     }
 }

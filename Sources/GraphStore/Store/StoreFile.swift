@@ -117,6 +117,17 @@ enum StoreFile {
     /// The URI that opens a store for reading without writing any byte: `immutable=1`
     /// when there is no log to replay (SQLite then takes no locks and creates no `-shm`).
     static func immutableURI(_ path: String) -> String {
+        uri(path, query: "mode=ro&immutable=1")
+    }
+
+    /// The URI that opens a file read-only (`mode=ro`), for a private copy whose log SQLite
+    /// replays.
+    static func readOnlyURI(_ path: String) -> String {
+        uri(path, query: "mode=ro")
+    }
+
+    /// `file:` and the path percent-encoded, then `?` and the query.
+    private static func uri(_ path: String, query: String) -> String {
         // Percent-encoding by hand: URL path characters stay, `?`, `#` and `%` do not.
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
         var encoded = ""
@@ -128,7 +139,28 @@ enum StoreFile {
                 encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
-        return "file:\(encoded)?mode=ro&immutable=1"
+        return "file:\(encoded)?\(query)"
+    }
+
+    /// A connection that reads the checked file `file` (named `path` in messages) without
+    /// writing any byte of it, its `-wal` or its `-shm`: through `immutable=1` when there is
+    /// no log, else on a private copy (returned too, for the caller to remove).
+    static func readOnlyConnection(to file: Opened, path: String) throws(StoreError) -> (connection: Connection, privateCopy: String?) {
+        var copy: String?
+        do {
+            if file.hasLog {
+                copy = try privateCopy(of: file, path: path)
+                return (try Connection(path: copy ?? file.resolvedPath, mode: .readWrite), copy)
+            }
+            return (try Connection(path: immutableURI(file.resolvedPath), mode: .readOnly), nil)
+        } catch let error as SQLiteError {
+            copy.map(removePrivateCopy)
+            throw StoreError.opening(error, path: path, file: file, connection: nil, readOnly: true) ?? .notADatabase(path: path, reason: error.message)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .notADatabase(path: path, reason: "\(error)")
+        }
     }
 
     // MARK: - Private copies

@@ -52,7 +52,14 @@ enum AttributeRules {
     static func matches(_ string: String, _ pattern: String) throws(RegexMatchError) -> Bool {
         let interruption = MatchInterruption.current
         return try RegexCache.shared.withExpression(pattern, caseInsensitive: false) { expression throws(RegexMatchError) in
-            try expression.matchesWhole(string, reportedPattern: pattern, interruption: interruption)
+            do {
+                return try expression.matchesWhole(string, reportedPattern: pattern, interruption: interruption)
+            } catch let error as RegexMatchError {
+                throw error
+            } catch {
+                // Without a budget only a RegexMatchError can be thrown; anything else is named as ICU's.
+                throw RegexMatchError(pattern: pattern, reason: .engineFailure("\(error)"))
+            }
         } ?? false
     }
 

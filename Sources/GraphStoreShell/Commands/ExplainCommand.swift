@@ -30,7 +30,7 @@ enum SQLEchoCommand {
         } else if arguments.has("off") {
             shell.settings.echoSQL = false
         } else if let statement = arguments.text(from: SQLCommand.statement) {
-            try SQLCommand.run(String(statement), shell: shell)
+            try SQLCommand.run(statement, shell: shell)
         } else {
             shell.output("sql echo is \(shell.settings.echoSQL ? "on" : "off")\n")
         }

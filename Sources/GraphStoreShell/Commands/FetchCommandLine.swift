@@ -57,9 +57,10 @@ struct FetchCommandLine {
         let entityWord = try arguments.word(Self.entity)
         var parts = FetchCommandLine.split(arguments.text(from: Self.clauseText) ?? "")
         // Words before the first clause, or a clause word where the entity goes, do not fit.
-        guard parts.removeValue(forKey: "")?.isEmpty != false, !Self.clauses.contains(entityWord.lowercased()) else {
-            throw arguments.usageError
+        if let stray = parts.removeValue(forKey: ""), !stray.isEmpty {
+            throw Self.strayWords(stray, command: command, usage: arguments.usageError)
         }
+        guard !Self.clauses.contains(entityWord.lowercased()) else { throw arguments.usageError }
         request = FetchRequest(entityName: try shell.mapping(entityWord).name)
         if let predicate = parts["where"] {
             request.predicate = try FetchCommandLine.predicate(predicate, command: command, shell: shell, entity: request.entityName)
@@ -80,17 +81,26 @@ struct FetchCommandLine {
         if let offset = parts["offset"] { request.fetchOffset = try FetchCommandLine.count(String(offset), "offset") }
     }
 
+    /// The error for words after the entity that start no clause: a mistyped clause word
+    /// (`wher`) says which it is close to, the rest is the usage error.
+    private static func strayWords(_ stray: Substring, command: String, usage: ShellError) -> ShellError {
+        let word = String(stray.prefix { !$0.isWhitespace })
+        let suggestion = Suggestion.didYouMean(word, among: clauses)
+        guard !suggestion.isEmpty else { return usage }
+        return ShellError("\(command): \(word) is no clause\(suggestion)", token: word)
+    }
+
     /// `group by KEY, …` and `having PREDICATE` into the request (the aggregates the
     /// predicate names join the select clause's, unshown).
     private mutating func readGroups(_ parts: [String: Substring], into select: inout SelectClause, command: String, shell: Shell) throws {
         request.resultType = .dictionary
         request.returnsDistinctResults = select.distinct
         if let group = parts["group"] {
-            let words = group.split(separator: " ", maxSplits: 1)
+            let words = group.split(maxSplits: 1, whereSeparator: \.isWhitespace)
             guard words.first?.lowercased() == "by", words.count == 2 else {
                 throw ShellError("\(command): expected group by KEY, … (key paths separated by commas)")
             }
-            request.propertiesToGroupBy = words[1].split(separator: ",").map { SelectClause.keyPath($0.trimmingCharacters(in: .whitespaces)) }
+            request.propertiesToGroupBy = words[1].split(separator: ",").map { SelectClause.keyPath($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
         if let having = parts["having"] {
             let text = try select.replacingAggregates(in: having)
@@ -174,15 +184,14 @@ struct FetchCommandLine {
             throw ShellError("\(command): \(error)")
         } catch let error as PredicateParseError {
             let place = TypedPlace(text, scalarOffset: error.column - 1)
-            let excerpt = TextExcerpt(place.line, around: place.column - 1)
-            throw ShellError("\(command): bad predicate at \(place): \(error.message)\n" + excerpt.pointer)
+            throw ShellError("\(command): bad predicate at \(place): \(error.message)\n" + place.pointer, at: place)
         }
     }
 
     /// `name desc, category.name nocase`.
     private static func sortKeys(_ text: String, usageError: ShellError) throws -> [SortKey] {
         try text.split(separator: ",").map { item in
-            let words = item.split(separator: " ").map(String.init)
+            let words = item.split(whereSeparator: \.isWhitespace).map(String.init)
             guard var key = words.first.map({ SortKey($0) }) else { throw usageError }
             for word in words.dropFirst() {
                 switch word.lowercased() {
@@ -197,7 +206,7 @@ struct FetchCommandLine {
     }
 
     private static func count(_ text: String, _ name: String) throws -> Int {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+        guard let value = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), value >= 0 else {
             throw ShellError("\(name) must be a whole number, not \(text)")
         }
         return value

@@ -21,6 +21,7 @@ enum RowsCommand {
     ) { shell, arguments in
         let name = try arguments[entity] ?? arguments.word(table)
         let limit = arguments.number(rowLimit)
+        if let plain = shell.plainFile { return try rows(ofTable: name, limit: limit, in: plain, shell: shell) }
         let store = try shell.requireStore()
         guard let mapping = try? shell.mapping(name) else {
             guard store.schema.table(name) != nil else { throw unknown(name, store: store) }
@@ -37,13 +38,22 @@ enum RowsCommand {
         }
     }
 
+    /// The rows of a table of a plain SQLite file, as stored.
+    private static func rows(ofTable name: String, limit: Int?, in file: PlainSQLiteFile, shell: Shell) throws {
+        guard file.schema.table(name) != nil else {
+            let tables = file.tableNames
+            throw ShellError("no table named \(name)" + Suggestion.didYouMean(name, among: tables, otherwise: "; tables: \(tables.joined(separator: ", "))"), token: name)
+        }
+        try shell.emit(rows: { columns, row in try file.forEachRow(ofTable: name, limit: limit, columns: columns, row: row) })
+    }
+
     /// Neither an entity nor a table: the names it may have meant, or both lists.
     private static func unknown(_ name: String, store: PersistentStore) -> ShellError {
         let entities = store.allMappings.map(\.name)
         let entityTables = Set(store.allMappings.map { $0.table.uppercased() })
         let others = store.tableNames.filter { !entityTables.contains($0.uppercased()) }
         let lists = "; entities: \(entities.joined(separator: ", "))" + (others.isEmpty ? "" : "; other tables: \(others.joined(separator: ", "))")
-        return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists))
+        return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists), token: name)
     }
 
     /// The decoded cells of a row in the order of the requested columns; a value that

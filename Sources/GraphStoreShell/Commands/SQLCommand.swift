@@ -7,7 +7,7 @@ enum SQLCommand {
 
     static let command = ShellCommand(
         "sql", arguments: [.value(statement)],
-        summary: "run one read-only SQL statement (SELECT, WITH, EXPLAIN, a PRAGMA that reports) on the store's file; its rows in the current mode",
+        summary: "run one read-only SQL statement (SELECT, WITH, EXPLAIN, a PRAGMA that reports, ATTACH) on the store's file; its rows in the current mode",
         example: "sql SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY",
         details: """
             Every table of the file can be read: the entity tables, Z_PRIMARYKEY, Z_METADATA, \
@@ -22,17 +22,34 @@ enum SQLCommand {
             so sql SELECT 1 -- ; delete Book/p1 is one statement. A PRAGMA runs when it only \
             reports (PRAGMA journal_mode, PRAGMA table_info(ZBOOK), PRAGMA page_size); \
             PRAGMA x = v is refused, as are optimize, wal_checkpoint, incremental_vacuum and \
-            shrink_memory, which act with no argument. .sql STATEMENT does the same as \
-            sql STATEMENT.
+            shrink_memory, which act with no argument. ATTACH 'seed.sqlite' AS seed attaches \
+            another file, read-only (it must exist, and not be the store's own file), so that \
+            one query reads both (SELECT count(*) FROM seed.ZBOOK); DETACH seed lets it go. \
+            SQL typed without sql in front (SELECT, WITH, VALUES, PRAGMA, EXPLAIN QUERY PLAN, \
+            ATTACH, DETACH) runs as sql does and, as in sqlite3, goes on over lines until its ;. \
+            .sql STATEMENT does the same as sql STATEMENT.
             """
     ) { shell, arguments in
-        try run(String(arguments.text(from: statement) ?? ""), shell: shell)
+        try run(arguments.text(from: statement) ?? "", shell: shell)
     }
 
-    /// Runs the statement and prints its rows.
-    static func run(_ sql: String, shell: Shell) throws {
-        let store = try shell.requireStore()
-        try shell.emit(rows: { columns, row in try store.forEachRow(readOnlySQL: sql, columns: columns, row: row) })
+    /// Runs the statement and prints its rows. `sql` is a slice of the statement it was
+    /// typed in: an error SQLite places in it names the line and column.
+    static func run(_ sql: Substring, shell: Shell) throws {
+        let database = try shell.requireDatabase()
+        do {
+            try shell.emit(rows: { columns, row in try database.forEachRow(readOnlySQL: String(sql), columns: columns, row: row) })
+        } catch let error as SQLiteError where error.offset != nil && !error.isInterruption {
+            let place = TypedPlace(sql, scalarOffset: Self.scalarOffset(ofUTF8: error.offset ?? 0, in: sql))
+            throw ShellError("SQLite error \(error.code): \(error.message), at \(place)\n" + place.pointer, at: place)
+        }
+    }
+
+    /// The scalars before a UTF-8 byte offset of `text` (SQLite places errors in bytes).
+    private static func scalarOffset(ofUTF8 offset: Int, in text: Substring) -> Int {
+        let utf8 = text.utf8
+        let end = utf8.index(utf8.startIndex, offsetBy: max(0, offset), limitedBy: utf8.endIndex) ?? utf8.endIndex
+        return text.unicodeScalars[..<end].count
     }
 
     /// A value as a result shows it: numbers typed (JSON keeps them numbers), blobs by

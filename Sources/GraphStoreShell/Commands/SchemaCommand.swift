@@ -19,6 +19,8 @@ enum SchemaCommand {
             A sub-entity's inherited properties say so first in details (inherited from PARENT).
             """
     ) { shell, arguments in
+        // A plain SQLite file has no model: its DDL is its schema, as sqlite3's .schema shows.
+        if let plain = shell.plainFile { return shell.output(SchemaDiagram.sql(plain.schema)) }
         let store = try shell.requireStore()
         let mappings = try arguments[entity].map { [try shell.mapping(atKeyPath: $0)] } ?? store.allMappings
         if arguments.has("--sql") {

@@ -23,10 +23,10 @@ struct SelectClause {
 
     /// Reads `[distinct] ITEM, …`.
     init(_ text: Substring) throws {
-        var items = text.trimmingCharacters(in: .whitespaces)
-        if let first = items.split(separator: " ", maxSplits: 1).first, first.lowercased() == "distinct" {
+        var items = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let first = items.split(maxSplits: 1, whereSeparator: \.isWhitespace).first, first.lowercased() == "distinct" {
             distinct = true
-            items = String(items.dropFirst(first.count)).trimmingCharacters(in: .whitespaces)
+            items = String(items.dropFirst(first.count)).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         columns = []
         keys = []
@@ -125,14 +125,14 @@ struct SelectClause {
             if quotes.advance(scalar) {
                 if scalar == "(" { depth += 1 } else if scalar == ")" { depth -= 1 }
                 if scalar == ",", depth == 0 {
-                    items.append(current.trimmingCharacters(in: .whitespaces))
+                    items.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
                     current = ""
                     continue
                 }
             }
             current.unicodeScalars.append(scalar)
         }
-        items.append(current.trimmingCharacters(in: .whitespaces))
+        items.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
         return items
     }
 

@@ -7,8 +7,8 @@ enum SettingsCommand {
     ) { shell, _ in
         let store = shell.store
         let settings: [(String, String)] = [
-            ("store", store?.path ?? "(none)"),
-            ("access", store == nil ? "" : (store?.isReadOnly == false ? "read-write" : "read-only")),
+            ("store", store?.path ?? shell.plainFile.map { "\($0.path) (plain SQLite file)" } ?? "(none)"),
+            ("access", store == nil ? (shell.plainFile == nil ? "" : "read-only") : (store?.isReadOnly == false ? "read-write" : "read-only")),
             ("model", store.map { "\($0.modelOrigin)" } ?? ""),
             ("mode", shell.settings.mode.rawValue),
             ("headers", onOff(shell.settings.headers)),

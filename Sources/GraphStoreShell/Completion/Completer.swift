@@ -69,7 +69,7 @@ public struct Completer {
             return entityCandidates(partial)
         case .table:
             // Tables by name, upper case as SQLite shows them, after the entities.
-            let tables = shell.store?.tableNames ?? []
+            let tables = shell.database?.tableNames ?? []
             return tables.filter { Self.matches($0, partial) }.map { CompletionCandidate($0) }
         case .object:
             // `ENTITY/PK…`: the entity name starts the word; the rest is typed by hand.

@@ -9,6 +9,34 @@ struct KeyPathCompletion {
     /// Aggregates a to-many key path can end with.
     static let aggregates = ["@count", "@sum", "@avg", "@min", "@max"]
 
+    /// What a whole key path names, for the operators that may follow it.
+    enum Kind: Equatable {
+        case attribute(AttributeType)
+        case toOne
+        case toMany
+        /// `@count`, `@sum` … after a to-many: a number.
+        case aggregate
+    }
+
+    /// What `keyPath` names from the root, following relationships; nil when it names
+    /// nothing of the model.
+    func kind(of keyPath: String) -> Kind? {
+        var mapping = root
+        var viaToMany = false
+        let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, component) in components.enumerated() {
+            let isLast = index == components.count - 1
+            if component.hasPrefix("@") { return isLast && viaToMany && Self.aggregates.contains(component) ? .aggregate : nil }
+            if let attribute = mapping.attribute(named: component)?.attribute { return isLast ? .attribute(attribute.type) : nil }
+            guard let relationship = mapping.relationship(named: component)?.relationship else { return nil }
+            if isLast { return relationship.isToMany ? .toMany : .toOne }
+            guard let destination = try? shell.mapping(relationship.destination) else { return nil }
+            viaToMany = viaToMany || relationship.isToMany
+            mapping = destination
+        }
+        return nil
+    }
+
     /// Candidates for a partly typed key path. Attributes end the path (a space follows);
     /// relationships may continue it (nothing follows, so `.` can be typed).
     func candidates(for keyPath: String, relationshipsOnly: Bool) -> [CompletionCandidate] {

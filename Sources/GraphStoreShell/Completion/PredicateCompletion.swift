@@ -30,12 +30,31 @@ struct PredicateCompletion {
         case .valueExpected:
             candidates = keyPaths(partial) + Self.keywords(Self.valueKeywords, partial) + parameterCandidates()
         case .afterKeyPath:
-            candidates = Self.keywords(Self.comparisonWords, partial)
+            candidates = Self.keywords(comparisonWords(after: Self.lastToken(text[..<partialStart])), partial)
             if partial.isEmpty { candidates = Self.comparisonSymbols.map { CompletionCandidate($0) } + candidates }
         case .afterValue:
             candidates = Self.keywords(Self.joiners, partial)
         }
         return Completion(word: partial, candidates: candidates)
+    }
+
+    /// The comparison words that fit the key path `keyPath`: the string operators only
+    /// after a string (`price CONTAINS` compares nothing), `CONTAINS` after a to-many; all
+    /// of them when the key path is not the entity's (`SELF`, a variable).
+    func comparisonWords(after keyPath: String) -> [String] {
+        guard let entity, let kind = KeyPathCompletion(shell: shell, root: entity).kind(of: keyPath) else { return Self.comparisonWords }
+        switch kind {
+        case .attribute(.string), .attribute(.uri): return Self.comparisonWords
+        case .attribute(.boolean), .attribute(.uuid), .attribute(.binaryData), .toOne: return ["IN"]
+        case .attribute, .aggregate: return ["IN", "BETWEEN"]
+        case .toMany: return ["CONTAINS"]
+        }
+    }
+
+    /// The token before the end of `text`: the key path a comparison follows.
+    static func lastToken(_ text: Substring) -> String {
+        let trimmed = text.reversed().drop(while: \.isWhitespace)
+        return String(trimmed.prefix(while: isTokenCharacter).reversed())
     }
 
     private func keyPaths(_ partial: String) -> [CompletionCandidate] {

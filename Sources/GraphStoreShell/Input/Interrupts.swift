@@ -46,7 +46,7 @@ enum Interrupts {
 
     /// Points the handler at a newly opened store (before the old one is closed, so that
     /// the handler never sees a closed connection).
-    static func watch(_ store: PersistentStore) {
+    static func watch(_ store: any SQLiteReading) {
         guard isInstalled else { return }
         target = store.interrupter
     }

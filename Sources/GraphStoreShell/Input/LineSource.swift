@@ -24,6 +24,11 @@ public protocol LineSource: AnyObject {
     /// Asks a question and returns the line typed in answer: "" for Ctrl-C (no answer),
     /// nil for Ctrl-D. Sources nobody types at answer nil.
     func ask(_ question: String) -> String?
+    /// Whether the line last read ends a statement, whatever it holds after it (unless a
+    /// quote, a bracket or a backslash carries it on): the last line of one `-c` command.
+    var lastLineEndsStatement: Bool { get }
+    /// How messages name a line: `NAME:LINE` (`script.gs:12`, `-c:1`).
+    func place(ofLine line: Int) -> String
     /// Keeps a complete statement in the history (interactive sources).
     func remember(_ statement: String)
     /// Called when the session ends: interactive sources write their history.
@@ -32,6 +37,8 @@ public protocol LineSource: AnyObject {
 
 extension LineSource {
     public func ask(_ question: String) -> String? { nil }
+    public var lastLineEndsStatement: Bool { false }
+    public func place(ofLine line: Int) -> String { "\(name):\(line)" }
     public func remember(_ statement: String) {}
     public func finish() {}
 }
@@ -43,6 +50,12 @@ public final class TextLineSource: LineSource {
     public let isInteractive = false
     private var lines: [String]
     private var position = 0
+    /// The positions of the lines that end one of the texts given (`-c` commands).
+    private var textEnds: Set<Int> = []
+    /// Whether messages name lines by number (see ``init(lines:name:numbered:)``).
+    private var numbered = true
+    /// Whether the line last read is the last of one of the texts given (a `-c` command).
+    public private(set) var lastLineEndsStatement = false
     private let reader: FileLineReader?
 
     /// Lines read as they are needed from a file descriptor (standard input), so that a
@@ -74,17 +87,35 @@ public final class TextLineSource: LineSource {
         reader?.closesOnEnd = true
     }
 
-    /// Lines from text already in memory (`-c` commands); each string may hold several lines.
-    public init(lines: [String], name: String) {
+    /// Lines from text already in memory (`-c` commands); each string may hold several
+    /// lines, and ends the statement of its last line (see ``lastLineEndsStatement``).
+    ///
+    /// With `numbered` false, messages name the commands rather than lines (commands typed
+    /// after the store, which are no file): `graphstore` for a single one, `graphstore:
+    /// command 2` for the second of several.
+    public init(lines: [String], name: String, numbered: Bool = true) {
         self.reader = nil
         self.name = name
-        self.lines = lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        self.numbered = numbered
+        self.lines = []
+        for text in lines {
+            self.lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            textEnds.insert(self.lines.count - 1)
+        }
+    }
+
+    /// `-c:3`; for commands given after the store, `graphstore` or `graphstore: command 2`.
+    public func place(ofLine line: Int) -> String {
+        guard !numbered else { return "\(name):\(line)" }
+        guard textEnds.count > 1 else { return name }
+        return "\(name): command \(textEnds.filter { $0 < line - 1 }.count + 1)"
     }
 
     public func read(prompt: String) -> LineInput {
         if let reader { return reader.nextLine() }
         guard position < lines.count else { return .end }
         defer { position += 1 }
+        lastLineEndsStatement = textEnds.contains(position)
         return .line(lines[position])
     }
 }

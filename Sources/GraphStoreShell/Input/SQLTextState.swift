@@ -31,6 +31,12 @@ struct SQLTextState {
         }
     }
 
+    /// Whether the text so far ends inside a `--` comment.
+    var isInLineComment: Bool {
+        if case .lineComment = place { return true }
+        return false
+    }
+
     /// Moves past one scalar. True when it is SQL syntax: outside strings, quoted names and
     /// comments, and not a quote mark.
     @discardableResult

@@ -20,8 +20,13 @@
 public struct LaunchOptions: Sendable, Equatable {
     /// A command to run, or a script file to run.
     public enum Action: Sendable, Equatable {
+        /// `-c COMMAND`.
         case command(String)
+        /// `-f FILE`.
         case file(String)
+        /// A command typed after STORE (sqlite3's habit), which messages name as a command,
+        /// not as a line of `-c`.
+        case argument(String)
     }
 
     /// The store to open.
@@ -168,7 +173,7 @@ public struct LaunchOptions: Sendable, Equatable {
         if let store = positional.first {
             options.store = store
             // sqlite3's habit: `graphstore STORE .entities` runs the command and exits.
-            options.actions += positional.dropFirst().map(Action.command)
+            options.actions += positional.dropFirst().map(Action.argument)
         }
         return options
     }

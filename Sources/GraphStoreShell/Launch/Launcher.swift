@@ -114,6 +114,10 @@ public enum Launcher {
                     var session = Session(shell: shell)
                     session.colourDiagnostics = colourDiagnostics
                     result = session.run(TextLineSource(lines: lines, name: "-c"))
+                case .arguments(let lines):
+                    var session = Session(shell: shell)
+                    session.colourDiagnostics = colourDiagnostics
+                    result = session.run(TextLineSource(lines: lines, name: "graphstore", numbered: false))
                 case .file(let path):
                     result = runScript(shell, path: path, required: true)
                 }
@@ -173,10 +177,12 @@ public enum Launcher {
 
     private enum ActionGroup {
         case commands([String])
+        case arguments([String])
         case file(String)
     }
 
-    /// Consecutive commands run as one source, so that `-c:N` counts across them.
+    /// Consecutive commands run as one source, so that `-c:N` counts across them (and
+    /// commands after the store as another).
     private static func groups(_ actions: [LaunchOptions.Action]) -> [ActionGroup] {
         var groups: [ActionGroup] = []
         for action in actions {
@@ -186,6 +192,12 @@ public enum Launcher {
                     groups[groups.count - 1] = .commands(lines + [text])
                 } else {
                     groups.append(.commands([text]))
+                }
+            case .argument(let text):
+                if case .arguments(let lines)? = groups.last {
+                    groups[groups.count - 1] = .arguments(lines + [text])
+                } else {
+                    groups.append(.arguments([text]))
                 }
             case .file(let path):
                 groups.append(.file(path))
@@ -238,6 +250,8 @@ public enum Launcher {
             let access = store.isReadOnly ? "read-only" : "read-write"
             text += ": \((store.path as NSString).lastPathComponent) (\(access); model: \(store.modelOrigin))\n"
             for anomaly in store.anomalies { text += "warning: \(anomaly)\n" }
+        } else if let plain = shell.plainFile {
+            text += ": \((plain.path as NSString).lastPathComponent) (plain SQLite file, read-only: sql, .rows, .schema)\n"
         } else {
             text += ": no store open; .open STORE opens one\n"
         }

@@ -89,7 +89,7 @@ enum PredicateSQLFunction: String, CaseIterable, Sendable {
         case .beginsWith: StringMatching.hasPrefix(text, pattern, options: options)
         case .endsWith: StringMatching.hasSuffix(text, pattern, options: options)
         case .contains: StringMatching.contains(text, pattern, options: options)
-        case .like: StringMatching.like(text, pattern: pattern, options: options)
+        case .like: try StringMatching.like(text, pattern: pattern, options: options)
         case .matches: try StringMatching.matches(text, pattern: pattern, options: options)
         default: false
         }
