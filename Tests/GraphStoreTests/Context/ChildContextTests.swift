@@ -114,7 +114,9 @@ import Testing
         #expect(rows.last == [.text("Three"), .integer(1)], "\(rows)")
         let pageRows = try Connection(path: path, mode: .readOnly).rows("SELECT ZTEXT, ZBOOK FROM ZPAGE")
         #expect(pageRows == [[.text("first page"), .integer(3)]], "\(pageRows)")
-        let stored = try book("Three", in: reopen(path))
+        // The reading context is kept: an object does not keep its context alive.
+        let reader = try reopen(path)
+        let stored = try book("Three", in: reader)
         #expect(try stored.object(forKey: "category")?.get("name", as: String.self) == "Fiction")
         #expect(try stored.objects(forKey: "pages").count == 1)
     }
