@@ -445,6 +445,8 @@ public final class ManagedObjectContext {
         noteDeleted(object)
         if wasInserted {
             inserted.drop(object)
+            // A key an earlier attempt of a save handed out is not this object's any more.
+            object.pendingKey = nil
         } else {
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted[ObjectIdentifier(object)] = object

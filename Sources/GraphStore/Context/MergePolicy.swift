@@ -47,9 +47,10 @@
 ///
 /// A policy works on objects, so it belongs where its context does: it is not `Sendable`,
 /// and a subclass may keep state of its own. The shared policies are therefore no global
-/// instances: each read of ``error``, ``overwrite``, … makes a new policy of that type (as
-/// cheap as a value), and policies of the base class are equal when their types are, so
-/// `context.mergePolicy == .error` says what it reads as.
+/// instances: each read of ``error``, ``overwrite``, … makes a new policy of that type (one
+/// small object, as Core Data's class properties hand out one), and policies of the base
+/// class are equal when their types are, so `context.mergePolicy == .error` says what it
+/// reads as.
 ///
 /// ## Optimistic-locking conflicts
 ///
@@ -189,6 +190,7 @@ open class MergePolicy: Hashable, CustomStringConvertible {
         lhs === rhs || (lhs.isPlain && rhs.isPlain && lhs.mergeType == rhs.mergeType)
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         if isPlain { hasher.combine(mergeType) } else { hasher.combine(ObjectIdentifier(self)) }
     }

@@ -63,6 +63,36 @@ extension ManagedObjectContext {
                 try object.setObject(nil, forKey: name)
             }
         }
+        try repointReferrers(of: object, to: survivor)
         try delete(object)
+    }
+
+    /// Points at `survivor` the objects in memory that point at `object` through a
+    /// relationship without an inverse (which lists nothing on `object`'s side). An unsaved
+    /// object can be pointed at by objects in memory only; a stored row pointing at a stored
+    /// object that goes is left as a delete leaves it.
+    private func repointReferrers(of object: ManagedObject, to survivor: ManagedObject) throws {
+        var referrers: [(object: ManagedObject, index: Int)] = []
+        let ref = ObjectRef(object)
+        let find = { (candidate: ManagedObject) in
+            guard candidate !== object, candidate.hasData, !candidate.isDeleted else { return }
+            for (i, info) in candidate.mapping.relationshipInfo.enumerated() where info.inverse == nil && info.destinationNumbers.contains(object.mapping.number) {
+                let points = info.isToMany ? candidate.members(i).contains(ref) : candidate.toOne[i].object === object
+                if points { referrers.append((candidate, i)) }
+            }
+        }
+        // Gathered first: changing an object while the registry is walked is not allowed.
+        inserted.values.forEach(find)
+        registered.forEach(find)
+        for (referrer, i) in referrers {
+            let name = referrer.mapping.relationships[i].relationship.name
+            let fits = referrer.mapping.relationshipInfo[i].destinationNumbers.contains(survivor.mapping.number)
+            if referrer.mapping.relationshipInfo[i].isToMany {
+                try referrer.remove(object, fromKey: name)
+                if fits { try referrer.add(survivor, toKey: name) }
+            } else {
+                try referrer.setObject(fits ? survivor : nil, forKey: name)
+            }
+        }
     }
 }

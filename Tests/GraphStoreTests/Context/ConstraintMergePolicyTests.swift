@@ -23,6 +23,10 @@ import Testing
                 AttributeDescription("title", .string)
                 RelationshipDescription("publisher", to: "Publisher", inverse: "books")
             }
+            EntityDescription("Review") {
+                AttributeDescription("text", .string)
+                RelationshipDescription("publisher", to: "Publisher")   // no inverse
+            }
             EntityDescription("Owner") {
                 AttributeDescription("name", .string)
                 RelationshipDescription("publishers", to: "Publisher", inverse: "owner", toMany: true)
@@ -123,6 +127,17 @@ import Testing
         #expect(!context.hasChanges)
     }
 
+    @Test func anObjectPointingAtTheOneThatGoesWithoutAnInverseIsRepointed() throws {
+        let (context, path) = try Self.storedPublisher()
+        let (publisher, _) = try Self.insertDuplicate(context)
+        let review = try context.insert("Review")
+        try review.set("text", "fine")
+        try review.setObject(publisher, forKey: "publisher")
+        try context.save(mergePolicy: .mergeByPropertyStoreTrump)
+        #expect(try review.object(forKey: "publisher")?.objectID.description == "Publisher/p1")
+        #expect(try rows(path, "SELECT ZTEXT, ZPUBLISHER FROM ZREVIEW") == [["fine", "1"]])
+    }
+
     @Test func overwriteIsObjectTrumpForAnInsert() throws {
         let (context, path) = try Self.storedPublisher()
         _ = try Self.insertDuplicate(context)
@@ -167,6 +182,16 @@ import Testing
         #expect(try rows(path, "SELECT Z_PK, ZCODE, ZNAME, ZCITY, ZOWNER FROM ZPUBLISHER") == [["1", "P", "Puffin Two", "London", "1"]])
         #expect(try rows(path, "SELECT ZTITLE, ZPUBLISHER FROM ZBOOK ORDER BY Z_PK") == [["Stored", "1"], ["Second", "1"]])
         #expect(changed.managedObjectContext == nil)
+    }
+
+    @Test func overwriteAndStoreTrumpFoldAChangedObjectTakingAllOrNothing() throws {
+        for (policy, expected) in [(MergePolicy.overwrite, ["1", "P", "Puffin Two", "-", "-"]), (.mergeByPropertyStoreTrump, ["1", "P", "Penguin", "London", "1"])] {
+            let (context, path, changed) = try changedIntoDuplicate()
+            try context.save(mergePolicy: policy)
+            #expect(try rows(path, "SELECT Z_PK, ZCODE, ZNAME, ifnull(ZCITY, '-'), ifnull(ZOWNER, '-') FROM ZPUBLISHER") == [expected], "\(policy)")
+            #expect(try rows(path, "SELECT ZPUBLISHER FROM ZBOOK") == [["1"], ["1"]], "\(policy)")
+            #expect(changed.managedObjectContext == nil, "\(policy)")
+        }
     }
 
     @Test func rollbackDropsTheChangeThatMadeADuplicate() throws {
