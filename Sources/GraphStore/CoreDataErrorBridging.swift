@@ -28,7 +28,7 @@ public enum CoreDataErrorKey {
     public static let validationValue = "NSValidationErrorValue"
     /// The errors inside a 1560 error, as `[NSError]` (`NSDetailedErrorsKey`).
     public static let detailedErrors = "NSDetailedErrors"
-    /// The conflicts of a 133020 (``MergeConflict``) or 133021 (``ValidationError``) error
+    /// The conflicts of a 133020 (``SaveConflict``) or 133021 (``ValidationError``) error
     /// (`NSPersistentStoreSaveConflictsErrorKey`).
     public static let saveConflicts = "conflictList"
     /// The objects (here ``ObjectID``s) an error is about (`NSAffectedObjectsErrorKey`).

@@ -170,7 +170,10 @@ open class ManagedObject {
     /// Called when a fault is filled from the store.
     open func awakeFromFetch() {}
 
-    /// Called for every inserted, updated and deleted object at the start of a save.
+    /// Called for every inserted, updated and deleted object at the start of a save, and
+    /// again each time the save's merge policy has resolved conflicts (it may have changed
+    /// the object): write it so that running it twice does what running it once does, as
+    /// Core Data asks of its `willSave`.
     open func willSave() {}
 
     /// Called after a save that included this object.

@@ -4,7 +4,8 @@ extension ManagedObjectContext {
     /// Reads an object again from the store. With `mergeChanges` false, its unsaved changes
     /// are dropped (``reload(_:)``). With `mergeChanges` true, the stored values are taken
     /// for every property this context did not change, and this context's changes are kept
-    /// on top of them; the stored version becomes the one its save checks, so saving then
+    /// on top of them (a loaded to-many it changed holds the stored members plus the ones it
+    /// added, minus the ones it removed); the stored version becomes the one its save checks, so saving then
     /// writes the changes over what someone else saved without a conflict, property by
     /// property. An object whose row is gone leaves the context either way; inserted
     /// objects, deleted ones (with `mergeChanges` true) and those of another context are
@@ -34,6 +35,8 @@ extension ManagedObjectContext {
             try reload([object])
             return
         }
+        // A merge policy may refresh during a save, which puts everything back if it fails.
+        saveRestorePoint?.keep(object)
         let before = partners(of: object)
         let collisions = try merge(row, into: object, .localChangesWin)
         noteRefreshed(object, gone: false)
@@ -43,9 +46,21 @@ extension ManagedObjectContext {
             object.version = row.version
             acceptStoredVersion(row.version, of: object, key: key)
         }
-        for index in object.mapping.toManyIndices where object.toMany[index] != nil && object.snapshot?.toMany[index] == nil {
-            // A loaded to-many this context did not change is read again.
-            object.toMany[index] = ToManySet(try loadToMany(object.mapping.relationships[index], of: key))
+        for index in object.mapping.toManyIndices where object.toMany[index] != nil {
+            let stored = try loadToMany(object.mapping.relationships[index], of: key)
+            guard let committed = object.snapshot?.toMany[index] else {
+                // A loaded to-many this context did not change is read again.
+                object.toMany[index] = ToManySet(stored)
+                continue
+            }
+            // One it changed takes the stored members, with this context's additions and
+            // removals on top, as Core Data's refresh merges a to-many.
+            let before = committed?.settledMembers ?? []
+            let current = object.members(index)
+            var merged = stored.filter { current.contains($0) || !before.contains($0) }
+            for member in current where !before.contains(member) { merged.append(member) }
+            object.snapshot?.toMany[index] = .some(ToManySet(stored))
+            object.toMany[index] = ToManySet(merged)
         }
         try settle(before, with: object)
         if object.matchesSnapshot {

@@ -33,6 +33,8 @@ extension ManagedObjectContext {
             var row = try store.row(of: object.mapping, primaryKey: key)
             if let found = row, found.entityNumber != object.mapping.number { row = nil }
             reloaded = true
+            // A merge policy may reload during a save, which puts everything back if it fails.
+            saveRestorePoint?.keep(object)
             let before = partners(of: object)
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted.removeValue(forKey: ObjectIdentifier(object))
@@ -42,6 +44,7 @@ extension ManagedObjectContext {
             object.fetchedResults = [:]
             guard let row else {
                 noteRefreshed(object, gone: true)
+                saveRestorePoint?.keepRegistration(object)
                 registered.removeValue(forKey: object.objectID)
                 object.managedObjectContext = nil
                 gone.append(object.objectID)
@@ -65,7 +68,8 @@ extension ManagedObjectContext {
     /// Makes `version`, read from the store, the one a save of `object` checks from now on,
     /// also if the object is let go of and made again.
     func acceptStoredVersion(_ version: Int64, of object: ManagedObject, key: Int64) {
-        if seenVersions.version(number: object.mapping.number, key: key) != nil {
+        if let seen = seenVersions.version(number: object.mapping.number, key: key) {
+            saveRestorePoint?.keepSeenVersion(seen, number: object.mapping.number, key: key)
             seenVersions.record(version, number: object.mapping.number, key: key)
         }
     }
@@ -99,6 +103,7 @@ extension ManagedObjectContext {
                 guard partner.managedObjectContext === self, !partner.isDeleted, partner.hasData,
                     let inverseIndex = partner.mapping.relationshipIndex(of: inverse)
                 else { continue }
+                saveRestorePoint?.keep(partner)
                 partner.relate(object, at: inverseIndex, now.contains { $0 === partner })
                 if partner.snapshot != nil, partner.matchesSnapshot {
                     partner.snapshot = nil

@@ -10,13 +10,14 @@ extension ManagedObjectContext {
     /// A changed or deleted object whose row someone else saved (or deleted) since this
     /// context read it is a conflict: with ``MergePolicy/error`` the save throws
     /// ``StoreError/optimisticLockingFailure(_:)`` (133020) listing every one, writes nothing,
-    /// and keeps the changes pending.
+    /// and keeps the changes pending. Objects that share a uniqueness constraint's values
+    /// are one too (``ConstraintConflictError``, 133021, under the error policy).
     public func save() throws {
         try save(mergePolicy: mergePolicy)
     }
 
     /// Saves every change in one transaction, resolving conflicts by `policy` (for this save
-    /// only), and returns the conflicts it resolved by overwriting (none under
+    /// only), and returns the optimistic-locking conflicts it resolved (none under
     /// ``MergePolicy/error``, which throws them instead).
     ///
     /// ```swift
@@ -27,6 +28,9 @@ extension ManagedObjectContext {
     ///     let overwritten = try context.save(mergePolicy: .overwrite)   // keep ours
     /// }
     /// ```
+    ///
+    /// The policy runs inside the transaction, each time an attempt to write meets
+    /// conflicts; then the save tries again (see ``MergePolicy``).
     @discardableResult
     public func save(mergePolicy policy: MergePolicy) throws -> [MergeConflict] {
         guard hasChanges else { return [] }
@@ -41,26 +45,19 @@ extension ManagedObjectContext {
         postWillSave()
         let restorePoint = SaveRestorePoint(self)
         do {
-            try watchingChanges(restorePoint) {
-                // Each list is walked as it is (no concatenated copy: that retained and
-                // released every inserted object once more per save).
-                for object in inserted.values { object.willSave() }
-                for object in updated.values { object.willSave() }
-                for object in deleted.values { object.willSave() }
-                if validatesOnSave { try validatePendingChanges() }
-                try markReorderedMembers(restorePoint)
-            }
-            let written = try writeChanges(policy, restorePoint)
+            try watchingChanges(restorePoint) { try prepareForWriting(restorePoint) }
+            let resolution = ConflictResolution(restorePoint: restorePoint)
+            let derived = try writeChanges(policy, resolution)
             let saved = (inserted: Array(inserted.values), updated: Array(updated.values), deleted: Array(deleted.values))
-            commit(rebased: written.conflicts.rebased)
+            commit()
             // What the hooks changed is saved: not a change still to announce.
             pendingEvent = PendingEvent()
-            showDerivedValues(written.derived)
-            settleAfterMerges(written.conflicts)
+            showDerivedValues(derived)
+            settleAfterMerges(resolution)
             let savedIDs = postDidSave(inserted: saved.inserted, updated: saved.updated, deleted: saved.deleted)
             didSaveChanges?(savedIDs)
             processPendingChanges()
-            return written.conflicts.resolved
+            return resolution.resolved
         } catch {
             restorePoint.restore(self)
             throw error
@@ -80,55 +77,103 @@ extension ManagedObjectContext {
         try body()
     }
 
-    /// Writes every change in one transaction. Deletes, then updates, then inserts: a unique
-    /// value given up by a deleted or changed row is free again before a new row takes it
-    /// (stores made with uniqueness constraints carry a UNIQUE index). Returns the conflicts
-    /// as `policy` settled them, and the derived values the store recomputed.
-    private func writeChanges(
-        _ policy: MergePolicy, _ restorePoint: SaveRestorePoint
-    ) throws -> (conflicts: ConflictResolution, derived: [DerivedValueChange]) {
-        var conflicts = ConflictResolution(policy: policy, restorePoint: restorePoint)
-        var derived: [DerivedValueChange] = []
+    /// What runs before an attempt to write: the `willSave` hooks, validation, and the
+    /// members of reordered relationships marked for writing.
+    private func prepareForWriting(_ restorePoint: SaveRestorePoint) throws {
+        // Each list is walked as it is (no concatenated copy: that retained and released
+        // every inserted object once more per save).
+        for object in inserted.values { object.willSave() }
+        for object in updated.values { object.willSave() }
+        for object in deleted.values { object.willSave() }
+        if validatesOnSave { try validatePendingChanges() }
+        try markReorderedMembers(restorePoint)
+    }
+
+    /// Writes every change in one transaction, in attempts: an attempt that meets conflicts
+    /// writes nothing (a savepoint takes it back), hands them to `policy`, and the save
+    /// prepares and tries again while each attempt leaves fewer conflicts. Returns the
+    /// derived values the store recomputed.
+    private func writeChanges(_ policy: MergePolicy, _ resolution: ConflictResolution) throws -> [DerivedValueChange] {
         try store.transaction {
-            store.discardDerivedValueReports()
-            try allocateKeys()
-            for object in deleted.values {
-                let key = object.objectID.primaryKey ?? 0
-                guard try store.deleteRow(object.mapping, primaryKey: key, checking: object.version) || conflicts.settle(object, isDeletion: true, in: self) else {
-                    continue
+            var left = Int.max
+            while true {
+                var met = MetConflicts()
+                do {
+                    return try store.savepoint {
+                        met = try findConflicts(resolution)
+                        if !met.isEmpty { throw MetConflicts.Found() }
+                        return try writeInsertsAndRest()
+                    }
+                } catch is MetConflicts.Found {}
+                // A policy that resolved nothing last time fails the save with what is left.
+                guard met.count < left else { throw met.failure }
+                left = met.count
+                resolution.handing(met.optimistic)
+                try watchingChanges(resolution.restorePoint) {
+                    conflictResolution = resolution
+                    defer { conflictResolution = nil }
+                    try policy.resolve(mergeConflicts: met.all)
+                    try prepareForWriting(resolution.restorePoint)
                 }
-                try deleteJoinRows(object)
             }
-            for object in updated.values where try !writeRow(of: object, version: object.version) {
-                _ = try conflicts.settle(object, isDeletion: false, in: self)
-            }
-            if !conflicts.unresolved.isEmpty { throw StoreError.optimisticLockingFailure(conflicts.unresolved) }
-            // Changes the store's version replaced are not saved (the lists come back if the save fails).
-            for object in conflicts.rolledBack {
-                updated.removeValue(forKey: ObjectIdentifier(object))
-                deleted.removeValue(forKey: ObjectIdentifier(object))
-            }
-            for object in inserted.values {
-                try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, from: ObjectRow(object: object, context: self))
-            }
-            for object in inserted.values { try writeJoinRows(object) }
-            for object in updated.values { try writeJoinRows(object) }
-            derived = try recomputeDerivedAttributes()
-            try recordHistory()
         }
-        return (conflicts, derived)
+    }
+
+    /// The first half of an attempt: keys for the inserted objects, uniqueness checked,
+    /// then deletes and updates written while their rows have the versions read. Deletes,
+    /// then updates, then (``writeInsertsAndRest()``) inserts: a unique value given up by a
+    /// deleted or changed row is free again before a new row takes it (stores made with
+    /// uniqueness constraints carry a UNIQUE index).
+    private func findConflicts(_ resolution: ConflictResolution) throws -> MetConflicts {
+        store.discardDerivedValueReports()
+        try allocateKeys()
+        var met = MetConflicts()
+        if validatesOnSave { met.constraints = try constraintConflicts() }
+        // With uniqueness conflicts standing, a store's UNIQUE index would refuse a row:
+        // versions are only read, and nothing is written before the policy has run.
+        let writes = met.constraints.isEmpty
+        for object in deleted.values where !resolution.isAlreadyGone(object) {
+            let key = object.objectID.primaryKey ?? 0
+            let current =
+                writes
+                ? try store.deleteRow(object.mapping, primaryKey: key, checking: object.version)
+                : try store.storedVersion(of: object.mapping, primaryKey: key) == object.version
+            if !current { met.optimistic.append(try ConflictResolution.conflict(of: object, isDeletion: true, in: self)) }
+        }
+        for object in updated.values {
+            let current =
+                writes
+                ? try writeRow(of: object, version: object.version)
+                : try store.storedVersion(of: object.mapping, primaryKey: object.objectID.primaryKey ?? 0) == object.version
+            if !current { met.optimistic.append(try ConflictResolution.conflict(of: object, isDeletion: false, in: self)) }
+        }
+        return met
+    }
+
+    /// The second half of an attempt that met no conflict: join rows of deleted objects
+    /// gone, inserts, join rows, derived attributes, history. Returns the derived values.
+    private func writeInsertsAndRest() throws -> [DerivedValueChange] {
+        for object in deleted.values { try deleteJoinRows(object) }
+        for object in inserted.values {
+            try store.insertRow(object.mapping, primaryKey: object.pendingKey ?? 0, from: ObjectRow(object: object, context: self))
+        }
+        for object in inserted.values { try writeJoinRows(object) }
+        for object in updated.values { try writeJoinRows(object) }
+        let derived = try recomputeDerivedAttributes()
+        try recordHistory()
+        return derived
     }
 
     /// After the save committed: objects whose changes a rollback policy dropped show the
     /// stored values, and the other ends of to-ones a merge took from the store agree with
     /// them. A failure to read here does not undo the save: it is kept as a failed typed
     /// access is (see ``AccessError``), and the next save reports it.
-    private func settleAfterMerges(_ conflicts: ConflictResolution) {
+    private func settleAfterMerges(_ resolution: ConflictResolution) {
         do {
-            for (object, partners) in conflicts.merged { try settle(partners, with: object) }
-            if !conflicts.rolledBack.isEmpty { try reload(conflicts.rolledBack) }
+            for (object, partners) in resolution.merged { try settle(partners, with: object) }
+            if !resolution.rolledBack.isEmpty { try reload(resolution.rolledBack) }
         } catch {
-            let id = conflicts.rolledBack.first?.objectID ?? conflicts.merged.first?.object.objectID
+            let id = resolution.rolledBack.first?.objectID ?? resolution.merged.first?.object.objectID
             if let id { accessErrorLog.append(AccessError(objectID: id, key: "(merge)", underlying: error)) }
         }
     }
@@ -138,7 +183,8 @@ extension ManagedObjectContext {
         try store.updateRow(object.mapping, primaryKey: object.objectID.primaryKey ?? 0, version: version, from: ObjectRow(object: object, context: self))
     }
 
-    /// Checks run before writing; validation rules plug in here.
+    /// Checks run before writing (uniqueness aside: see ``findConflicts(_:)``); validation
+    /// rules plug in here.
     func validatePendingChanges() throws {
         try validateForSave()
     }
@@ -263,9 +309,9 @@ extension ManagedObjectContext {
         }
     }
 
-    /// After the transaction committed: permanent IDs, new versions (over the stored ones
-    /// for rows overwritten under ``MergePolicy/overwrite``), clean state.
-    private func commit(rebased: [ObjectIdentifier: Int64]) {
+    /// After the transaction committed: permanent IDs, new versions (over the stored ones a
+    /// merge policy took for rows it wrote over), clean state.
+    private func commit() {
         var renamed: [ObjectID: ObjectID] = [:]
         renamed.reserveCapacity(observesRenames ? inserted.count : 0)
         registered.reserveCapacity(registered.count + inserted.count)
@@ -282,7 +328,6 @@ extension ManagedObjectContext {
             registered.insert(object, number: object.mapping.number, key: key)
         }
         for object in updated.values {
-            if !rebased.isEmpty, let stored = rebased[ObjectIdentifier(object)] { object.version = stored }
             object.version += 1
             object.snapshot = nil
             object.dirtyRelationships = []
@@ -330,4 +375,29 @@ private struct ObjectRow: RowSource {
     func order(inRelationship index: Int) -> Int64? {
         context.order(of: object, in: object.mapping.relationships[index], slot: object.toOne[index])
     }
+}
+
+/// The conflicts one attempt of a save met.
+private struct MetConflicts {
+    var optimistic: [MergeConflict] = []
+    var constraints: [ConstraintConflict] = []
+
+    var isEmpty: Bool { optimistic.isEmpty && constraints.isEmpty }
+
+    /// The objects in conflict: what a policy must leave fewer of for the save to try again.
+    var count: Int { optimistic.count + constraints.reduce(0) { $0 + $1.conflictingObjects.count } }
+
+    /// Both lists as a policy's ``MergePolicy/resolve(mergeConflicts:)`` takes them.
+    var all: [Any] { optimistic.map { $0 as Any } + constraints.map { $0 as Any } }
+
+    /// What a save that ends with these conflicts throws: the versions first, as the policy
+    /// met them first.
+    var failure: any Error {
+        optimistic.isEmpty
+            ? ConstraintConflictError(constraints.flatMap(\.validationErrors))
+            : StoreError.optimisticLockingFailure(optimistic.map(\.saveConflict))
+    }
+
+    /// Thrown to take back an attempt that met conflicts.
+    struct Found: Error {}
 }

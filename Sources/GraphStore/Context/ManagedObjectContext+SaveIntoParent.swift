@@ -13,7 +13,8 @@ extension ManagedObjectContext {
                 for object in inserted.values { object.willSave() }
                 for object in updated.values { object.willSave() }
                 for object in deleted.values { object.willSave() }
-                if validatesOnSave { try validatePendingChanges() }
+                // Uniqueness too: a save into the parent hands no conflict to a merge policy.
+                if validatesOnSave { try validateChanges() }
             }
             try push(into: parent)
         } catch {

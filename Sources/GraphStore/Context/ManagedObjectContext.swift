@@ -75,6 +75,8 @@ public final class ManagedObjectContext {
     }
     /// What a save in progress changed before its commit, to put back if it fails.
     var saveRestorePoint: SaveRestorePoint?
+    /// The conflicts of the save in progress, while its merge policy resolves them.
+    var conflictResolution: ConflictResolution?
     /// What changed since the last objects-did-change (see `ManagedObjectContext+Events.swift`);
     /// touched once per inserted object, no access overlapping another.
     private let pendingEventCell = UncheckedCell(PendingEvent())
@@ -92,8 +94,10 @@ public final class ManagedObjectContext {
     var nextListenerKey = 0
 
     /// What ``save()`` does when an object it writes was changed or deleted in the store
-    /// since this context read it: ``MergePolicy/error`` (the default) fails with every
-    /// conflict; ``MergePolicy/overwrite`` writes this context's version over the stored one.
+    /// since this context read it, or objects it saves share a uniqueness constraint's
+    /// values: ``MergePolicy/error`` (the default) fails with every conflict;
+    /// ``MergePolicy/overwrite`` writes this context's version over the stored one; a
+    /// subclass of ``MergePolicy`` decides for itself.
     ///
     /// ```swift
     /// context.mergePolicy = .overwrite
@@ -441,6 +445,8 @@ public final class ManagedObjectContext {
         noteDeleted(object)
         if wasInserted {
             inserted.drop(object)
+            // A key an earlier attempt of a save handed out is not this object's any more.
+            object.pendingKey = nil
         } else {
             updated.removeValue(forKey: ObjectIdentifier(object))
             deleted[ObjectIdentifier(object)] = object

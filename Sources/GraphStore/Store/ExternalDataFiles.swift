@@ -97,6 +97,26 @@ final class ExternalDataFiles {
         written = []
     }
 
+    /// How far the transaction had got when a savepoint began (see
+    /// ``PersistentStore/savepoint(_:)``).
+    struct Mark {
+        fileprivate let written: Int
+        fileprivate let released: Int
+    }
+
+    /// The transaction's files so far.
+    var mark: Mark { Mark(written: written.count, released: released.count) }
+
+    /// A savepoint rolled back: the files written since `mark` go (no row names them any
+    /// more), and the files released since stay (their rows reference them again).
+    func rolledBack(to mark: Mark) {
+        let undone = written[mark.written...]
+        for name in undone { unlink(folder.externalDataFile(named: name)) }
+        span?.written.removeAll { undone.contains($0) }
+        written.removeSubrange(mark.written...)
+        released.removeSubrange(mark.released...)
+    }
+
     /// COMMIT itself failed: what it wrote is kept (see the type's description).
     func forget() {
         released = []

@@ -26,6 +26,22 @@ extension PersistentStore {
         }
     }
 
+    /// Runs `body` inside the transaction under way as a part undone alone if it throws:
+    /// the rows it wrote go back, and so do the external data files (those it wrote are
+    /// removed, those it released are kept), while the transaction goes on. A save makes
+    /// each attempt one: when an attempt meets conflicts, its merge policy resolves them and
+    /// the save tries again.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        precondition(connection.isInTransaction, "savepoint(_:) runs inside transaction(_:)")
+        let mark = externalFiles.mark
+        do {
+            return try connection.transaction(body)
+        } catch {
+            externalFiles.rolledBack(to: mark)
+            throw error
+        }
+    }
+
     /// Hands out `count` new primary keys for an inheritance root, from its `Z_MAX`, and
     /// records the new maximum. A `Z_MAX` below the largest stored key (seen in the wild)
     /// is repaired by starting above the largest key. `count` must be at least 1.
@@ -178,7 +194,7 @@ extension PersistentStore {
     /// The error for a row whose version was not the expected one: the row's object and
     /// both versions (a context's save says more: the values on each side).
     private func versionConflict(_ mapping: EntityMapping, primaryKey: Int64, expectedVersion: Int64) throws -> StoreError {
-        let conflict = MergeConflict(
+        let conflict = SaveConflict(
             objectID: objectID(mapping, primaryKey: primaryKey), expectedVersion: expectedVersion,
             storedVersion: try storedVersion(of: mapping, primaryKey: primaryKey), differences: [])
         return .optimisticLockingFailure([conflict])

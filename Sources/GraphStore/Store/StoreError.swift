@@ -73,10 +73,13 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An abstract entity cannot have instances.
     case abstractEntity(String)
     /// Rows changed or deleted in the store since they were read (Core Data's 133020): one
-    /// ``MergeConflict`` per object, each with both versions and the values that differ.
-    case optimisticLockingFailure([MergeConflict])
+    /// ``SaveConflict`` per object, each with both versions and the values that differ.
+    case optimisticLockingFailure([SaveConflict])
     /// An object from another context or store was used.
     case foreignObject(String)
+    /// A merge policy was handed what it cannot resolve (something that is not a conflict,
+    /// or a conflict whose context has no save under way): what, and why.
+    case unresolvableConflict(String)
     /// A new object was asked to take a primary key (an import of `export --ids` files) that
     /// is not free: `reason` says why.
     case primaryKeyTaken(entity: String, primaryKey: Int64, reason: String)
@@ -103,7 +106,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .foreignObject: 133010
         case .sqlite: 134180
         case .readOnly, .alreadyExists, .primaryKeyTaken: 134030
-        case .malformedValue, .externalDataMissing, .externalDataUnreadable, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity: 134060
+        case .malformedValue, .externalDataMissing, .externalDataUnreadable, .typeMismatch, .unknownEntity, .unknownKey, .abstractEntity,
+            .unresolvableConflict:
+            134060
         }
     }
 
@@ -173,6 +178,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + conflicts.map { $0.description.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n") }.joined(separator: "\n")
         case .foreignObject(let id):
             "object \(id) belongs to another context"
+        case .unresolvableConflict(let reason):
+            "a merge policy cannot resolve this: \(reason)"
         case .primaryKeyTaken(let entity, let key, let reason):
             "\(entity)/p\(key) cannot be given that object ID: \(reason)"
         case .sqlite(let error):

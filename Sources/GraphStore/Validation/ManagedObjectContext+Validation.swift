@@ -19,6 +19,13 @@ extension ManagedObjectContext {
     /// carrying all of them for several, and ``ConstraintConflictError`` (133021) when the
     /// only failures are uniqueness conflicts. Changes nothing.
     public func validateChanges() throws {
+        try validateObjects()
+        let conflicts = try constraintConflicts()
+        if !conflicts.isEmpty { throw ConstraintConflictError(conflicts.flatMap(\.validationErrors)) }
+    }
+
+    /// Every pending object's rules, uniqueness aside.
+    private func validateObjects() throws {
         var errors: [ValidationError] = []
         func collect(_ check: () throws -> Void) throws {
             do {
@@ -33,8 +40,6 @@ extension ManagedObjectContext {
         for object in Array(updated.values) where !object.isDeleted && !skips(object, in: self) { try collect(object.validateForUpdate) }
         for object in Array(deleted.values) { try collect(object.validateForDelete) }
         try MultipleValidationErrors.throwIfAny(errors)
-        let conflicts = try uniquenessConflicts()
-        if !conflicts.isEmpty { throw ConstraintConflictError(conflicts) }
     }
 
     /// Whether an object has nothing to check: no app code (a plain ``ManagedObject``) and
@@ -52,9 +57,11 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The save pipeline's validation step.
+    /// The save pipeline's validation step: every object's rules. Uniqueness is checked
+    /// later, inside the save's transaction (``constraintConflicts()``), where the merge
+    /// policy resolves what it finds.
     func validateForSave() throws {
-        try validateChanges()
+        try validateObjects()
     }
 
     /// The validation plan of a concrete entity, made once per context.

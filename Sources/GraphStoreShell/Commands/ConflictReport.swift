@@ -4,7 +4,7 @@ import GraphStore
 /// both sides of each differing value, and a hint naming the way out.
 enum ConflictReport {
     /// The error that ends a `save` whose objects were changed or deleted by someone else.
-    static func saveFailure(_ conflicts: [MergeConflict]) -> ShellError {
+    static func saveFailure(_ conflicts: [SaveConflict]) -> ShellError {
         let what =
             conflicts.count == 1
             ? conflicts[0].summary
@@ -26,7 +26,7 @@ enum ConflictReport {
 
     /// What to type next: reload (always possible), or save --force (not for a changed
     /// object whose row is gone: there is nothing left to write over).
-    private static func hint(_ conflicts: [MergeConflict]) -> String {
+    private static func hint(_ conflicts: [SaveConflict]) -> String {
         let names = conflicts.map { name($0.objectID) }.joined(separator: " ")
         let overwritable = conflicts.contains { !($0.rowIsGone && !$0.isDeletion) }
         let blocked = conflicts.filter { $0.rowIsGone && !$0.isDeletion }

@@ -188,7 +188,7 @@ import Testing
         try other.existingObject(entity: "Page", primaryKey: 1).set("number", 5)
         try other.save()
         try page.set("number", 6)
-        let conflict = MergeConflict(
+        let conflict = SaveConflict(
             objectID: page.objectID, expectedVersion: 1, storedVersion: 2,
             differences: [.init(key: "number", yours: .attribute(.integer(6)), stored: .attribute(.integer(5)))])
         #expect(throws: StoreError.optimisticLockingFailure([conflict])) { try context.save() }

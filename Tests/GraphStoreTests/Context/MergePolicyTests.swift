@@ -172,6 +172,26 @@ import Testing
         #expect(try rows(path, "SELECT ZTITLE, ZPRICE FROM ZBOOK WHERE Z_PK = 1") == [["Uno", "12.0"]])
     }
 
+    /// A to-many this context changed takes what the store holds now, with this context's
+    /// additions and removals on top (Moody's policy counts on it after `super`).
+    @Test func refreshMergingChangesCombinesAToManyBothSidesChanged() throws {
+        let (context, path) = try seeded()
+        let fiction = try context.existingObject(entity: "BookCategory", primaryKey: 1)
+        let mine = try context.insert("Book")
+        try mine.set("title", "Mine")
+        try fiction.add(mine, toKey: "books")
+        try fiction.remove(try context.existingObject(entity: "Book", primaryKey: 2), fromKey: "books")
+        let other = try open(path)
+        let theirs = try other.insert("Book")
+        try theirs.set("title", "Theirs")
+        try theirs.setObject(try other.existingObject(entity: "BookCategory", primaryKey: 1), forKey: "category")
+        try other.save()
+        try context.refresh(fiction, mergeChanges: true)
+        #expect(try Set(fiction.objects(forKey: "books").map { try $0.get("title", as: String.self) }) == ["One", "Mine", "Theirs"])
+        try context.save()
+        #expect(try rows(path, "SELECT ZTITLE, ifnull(ZCATEGORY, '-') FROM ZBOOK ORDER BY Z_PK") == [["One", "1"], ["Two", "-"], ["Theirs", "1"], ["Mine", "1"]])
+    }
+
     @Test func refreshWithoutMergingDropsTheChanges() throws {
         let (context, path) = try seeded()
         let one = try context.existingObject(entity: "Book", primaryKey: 1)

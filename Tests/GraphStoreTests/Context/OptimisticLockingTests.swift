@@ -45,7 +45,7 @@ import Testing
     }
 
     /// The conflicts a save throws (none when it succeeds).
-    private func conflicts(_ body: () throws -> Void) throws -> [MergeConflict] {
+    private func conflicts(_ body: () throws -> Void) throws -> [SaveConflict] {
         do {
             try body()
             return []
@@ -65,7 +65,7 @@ import Testing
         try one.set("title", "Uno")
         let found = try conflicts { try context.save() }
         // The object still holds what was read: the price someone else changed differs too.
-        #expect(found == [MergeConflict(objectID: one.objectID, expectedVersion: 1, storedVersion: 2, differences: [
+        #expect(found == [SaveConflict(objectID: one.objectID, expectedVersion: 1, storedVersion: 2, differences: [
             .init(key: "title", yours: .attribute(.string("Uno")), stored: .attribute(.string("One"))),
             .init(key: "price", yours: price(10), stored: price(99)),
         ])])
@@ -86,7 +86,7 @@ import Testing
         #expect(try one.get("price", as: Double.self) == 99)
         try one.set("price", 5.0)
         let found = try conflicts { try context.save() }
-        #expect(found == [MergeConflict(objectID: one.objectID, expectedVersion: 1, storedVersion: 2, differences: [
+        #expect(found == [SaveConflict(objectID: one.objectID, expectedVersion: 1, storedVersion: 2, differences: [
             .init(key: "price", yours: price(5), stored: price(99)),
         ])])
         #expect(found.first?.description == "Book/p1 was changed by someone else since it was read (version 1, now version 2)\n  price: yours 5, stored 99")

@@ -55,7 +55,7 @@ import Testing
         let error = try #require(saveError(mine))
         #expect(error.domain == NSCocoaErrorDomain)
         #expect(error.code == 133020)
-        let conflicts = try #require(error.userInfo[CoreDataErrorKey.saveConflicts] as? [MergeConflict])
+        let conflicts = try #require(error.userInfo[CoreDataErrorKey.saveConflicts] as? [SaveConflict])
         #expect(conflicts.map(\.objectID) == [book.objectID])
     }
 
@@ -67,6 +67,27 @@ import Testing
         let error = try #require(saveError(context))
         #expect(error.code == 133021)
         #expect((error.userInfo[CoreDataErrorKey.saveConflicts] as? [ValidationError])?.count == 1)
+    }
+
+    /// The conflict a save finds inside its transaction, and hands to its merge policy,
+    /// still bridges as 133021 when the policy is the error one, whichever policy object
+    /// says so: the shared one, or a subclass that calls `super`.
+    @Test func aUniquenessConflictTheErrorPolicyMeetsIs133021WithEachObject() throws {
+        for policy in [MergePolicy.error, RecordingPolicy(merge: .errorMergePolicyType)] {
+            let (context, _) = try ConstraintMergePolicyTests.storedPublisher()
+            let (publisher, _) = try ConstraintMergePolicyTests.insertDuplicate(context)
+            context.mergePolicy = policy
+            let error = try #require(saveError(context))
+            #expect(error.domain == NSCocoaErrorDomain && error.code == 133021, "\(policy)")
+            let conflicts = try #require(error.userInfo[CoreDataErrorKey.saveConflicts] as? [ValidationError])
+            #expect(conflicts.map(\.objectID) == [publisher.objectID])
+            #expect(error.userInfo[CoreDataErrorKey.affectedObjects] as? [ObjectID] == [publisher.objectID])
+            let detail = conflicts[0] as NSError
+            #expect(detail.code == 133021)
+            #expect(detail.userInfo[CoreDataErrorKey.validationKey] as? String == "code")
+            #expect(detail.userInfo[CoreDataErrorKey.validationValue] as? String == "P")
+            #expect((detail.userInfo[CoreDataErrorKey.affectedObjects] as? [ObjectID])?.map(\.description) == ["Publisher/p1"])
+        }
     }
 
     @Test func storeErrorsCarryTheirCodeAndFile() throws {

@@ -92,7 +92,7 @@ import Testing
         let added = try context.insert("Library")
         let bytes = contents(path)
         let before = try state(context)
-        let conflict = MergeConflict(
+        let conflict = SaveConflict(
             objectID: shelf.objectID, expectedVersion: 1, storedVersion: 2,
             differences: [.init(key: "name", yours: .attribute(.string("ours")), stored: .attribute(.string("theirs")))])
         #expect(throws: StoreError.optimisticLockingFailure([conflict])) { try context.save() }

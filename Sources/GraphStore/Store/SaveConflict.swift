@@ -1,11 +1,16 @@
-/// One object a save found changed or deleted in the store since its context read it
-/// (Core Data's `NSMergeConflict`): the versions on each side and, for every attribute and
-/// to-one relationship whose values differ, the value the context holds and the stored one.
+/// One object a save found changed or deleted in the store since its context read it, as
+/// an error reports it: the versions on each side and, for every attribute and to-one
+/// relationship whose values differ, the value the context holds and the stored one.
 ///
-/// A save that meets conflicts throws them all in one
+/// A save that meets conflicts its ``MergePolicy`` does not resolve throws them all in one
 /// ``StoreError/optimisticLockingFailure(_:)`` (133020) and writes nothing; the context keeps
 /// its changes. ``ManagedObjectContext/reload(_:)`` takes the stored values instead, and a
 /// save with ``MergePolicy/overwrite`` keeps this context's.
+///
+/// Core Data reports a conflict as one `NSMergeConflict`, object included. GraphStore's
+/// policy gets a ``MergeConflict`` (the object, its snapshots and this); an error carries
+/// this part alone, which is `Sendable`: it names the object by its ``ObjectID``, as
+/// GraphStore's errors do wherever Core Data's hold an object.
 ///
 /// ```swift
 /// do {
@@ -16,7 +21,7 @@
 ///     //   price: yours 5, stored 99
 /// }
 /// ```
-public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
+public struct SaveConflict: Sendable, Hashable, CustomStringConvertible {
     /// The object in conflict.
     public var objectID: ObjectID
     /// The version (`Z_OPT`) the context read, which the save expected to find.
