@@ -122,8 +122,6 @@ import TestScratch
         PortLine(code: "_ = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)",
                  says: ["renamed to 'FetchedResultsController'", "renamed to 'init(fetchRequest:managedObjectContext:sectionNameKeyPath:)'"]),
         PortLine(code: "FetchedResultsController<ManagedObject>.deleteCache(withName: nil)", says: ["keeps no cache"]),
-        PortLine(code: "_ = conflict.newVersionNumber", says: ["renamed to 'storedVersion'"]),
-        PortLine(code: "_ = conflict.oldVersionNumber", says: ["renamed to 'expectedVersion'"]),
         PortLine(code: "_ = batch.result", says: ["result.objectIDs"]),
         PortLine(code: "_ = transaction.transactionNumber", says: ["renamed to 'number'"]),
         PortLine(code: "_ = change.changeID", says: ["renamed to 'number'"]),

@@ -6,20 +6,11 @@ import Foundation
 
 #if !canImport(CoreData)
 
-/// Core Data's `NSMergeConflict`: on GraphStore, ``MergeConflict``, carried by
-/// ``StoreError/optimisticLockingFailure(_:)`` (133020).
+/// Core Data's `NSMergeConflict`: on GraphStore, ``MergeConflict``, as a ``MergePolicy`` is
+/// handed it (a failed save throws its ``SaveConflict`` in
+/// ``StoreError/optimisticLockingFailure(_:)``, 133020).
 @available(*, unavailable, renamed: "MergeConflict")
 public typealias NSMergeConflict = MergeConflict
-
-extension MergeConflict {
-    /// Core Data's `newVersionNumber`: the version stored now (nil when the row is gone).
-    @available(*, unavailable, renamed: "storedVersion")
-    public var newVersionNumber: Int64? { storedVersion }
-
-    /// Core Data's `oldVersionNumber`: the version the context read.
-    @available(*, unavailable, renamed: "expectedVersion")
-    public var oldVersionNumber: Int64 { expectedVersion }
-}
 
 extension ManagedObjectContext {
     /// Core Data's `NSManagedObjectContext.didChangeObjectsNotification`.
