@@ -27,6 +27,20 @@ import Testing
         [.text("Emma, a \"novel\""), .value(.integer(12)), .null],
     ]
 
+    /// A megabyte-long value in one row of a table (found by fault injection: `.rows Post`
+    /// with a 1 MB text in one row wrote the row's width again for every other row).
+    @Test(arguments: [OutputMode.table, .box, .markdown])
+    func aHugeValueDoesNotWidenEveryRow(mode: OutputMode) {
+        let huge = String(repeating: "x", count: 100_000)
+        let rows: [[Cell]] = (0..<200).map { [.text($0 == 3 || $0 == 600 ? huge : "row \($0)")] } + [[.text(huge)]]
+        let text = write(mode, columns: ["color"], rows: rows)
+        #expect(text.utf8.count < 2 * huge.utf8.count + 200 * 40, "\(text.utf8.count) bytes")
+        let lines = text.split(separator: "\n")
+        #expect(lines.filter { $0.contains(huge) }.count == 2, "the value is written whole, once per row it is in")
+        let short = lines.filter { $0.contains("row 7 ") }
+        #expect(short.count == 1 && short[0].count < 20, "\(short)")
+    }
+
     @Test func emptyJSONIsAnEmptyArray() throws {
         let text = write(.json, rows: [])
         #expect(text == "[]\n")
