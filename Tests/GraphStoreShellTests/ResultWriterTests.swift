@@ -27,6 +27,24 @@ import Testing
         [.text("Emma, a \"novel\""), .value(.integer(12)), .null],
     ]
 
+    /// The byte scan that decides CSV quoting agrees with the rule in characters: a quote,
+    /// any line break `isNewline` names, the separator, a space at either end.
+    @Test func csvQuotingByBytesMatchesTheRuleInCharacters() {
+        let samples = [
+            "plain", "Å ring", "é", "\u{85}next", "line\u{2028}sep", "para\u{2029}", "\u{2027}\u{202A}", "a\r\nb", "tab\tok", "vt\u{0B}",
+            "ff\u{0C}", " lead", "trail ", "q\"uote", "a,b", "a;b", "日本語", "x\u{C2}\u{A0}y", "",
+        ]
+        for separator in [",", ";", "||", "\t"] {
+            for text in samples {
+                let byCharacters = text.contains { $0 == "\"" || $0.isNewline } || (!separator.isEmpty && text.contains(separator))
+                    || text.first == " " || text.last == " "
+                #expect(FieldText.csvNeedsQuotes(text, separator: separator) == byCharacters, "\(text.debugDescription) with \(separator.debugDescription)")
+            }
+        }
+        #expect(FieldText.csv("a\"b") == "\"a\"\"b\"")
+        #expect(JSONText.string("plain é") == "\"plain é\"" && JSONText.string("a\"\\\u{7F}\u{1}") == #""a\"\\\u007f\u0001""#)
+    }
+
     /// A megabyte-long value in one row of a table (found by fault injection: `.rows Post`
     /// with a 1 MB text in one row wrote the row's width again for every other row).
     @Test(arguments: [OutputMode.table, .box, .markdown])
