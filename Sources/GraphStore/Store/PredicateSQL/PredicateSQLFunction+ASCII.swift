@@ -10,7 +10,7 @@ extension PredicateSQLFunction {
         else { return nil }
         let options = ComparisonOptions(rawValue: UInt(clamping: arguments.int64(2)))
         if options.contains(.caseInsensitive), !options.contains(.normalized) {
-            return answer(text.map(ASCII.lowercase), pattern.map(ASCII.lowercase))
+            return answer(text.lazy.map(ASCII.lowercase), pattern.lazy.map(ASCII.lowercase))   // lowered as read: no copies
         }
         return answer(text, pattern)
     }
