@@ -15,12 +15,20 @@ struct ASCIIMatchingTests {
             let text = random(Int.random(in: 0...6, using: &rng))
             let part = random(Int.random(in: 0...3, using: &rng))
             for options in [ComparisonOptions(), .caseInsensitive, [.caseInsensitive, .diacriticInsensitive], .normalized] {
-                let fold = { (s: String) in Array((options.contains(.caseInsensitive) && !options.contains(.normalized) ? s.lowercased() : s).utf8) }
-                let (a, b) = (fold(text), fold(part))
-                #expect(ASCII.hasPrefix(a, b) == StringMatching.hasPrefix(text, part, options: options), "\(text.debugDescription) BEGINSWITH \(part.debugDescription)")
-                #expect(ASCII.hasSuffix(a, b) == StringMatching.hasSuffix(text, part, options: options), "\(text.debugDescription) ENDSWITH \(part.debugDescription)")
-                #expect(ASCII.contains(a, b) == StringMatching.contains(text, part, options: options), "\(text.debugDescription) CONTAINS \(part.debugDescription)")
-                #expect(a.elementsEqual(b) == StringMatching.equal(text, part, options: options))
+                // The bytes as stored; under [c] the fast path lowers them as it reads.
+                let folding = options.contains(.caseInsensitive) && !options.contains(.normalized)
+                let (a, b) = (Array(text.utf8), Array(part.utf8))
+                a.withUnsafeBufferPointer { a in
+                    b.withUnsafeBufferPointer { b in
+                        #expect(ASCII.hasPrefix(a, b, caseInsensitive: folding) == StringMatching.hasPrefix(text, part, options: options), "\(text.debugDescription) BEGINSWITH \(part.debugDescription)")
+                        #expect(ASCII.hasSuffix(a, b, caseInsensitive: folding) == StringMatching.hasSuffix(text, part, options: options), "\(text.debugDescription) ENDSWITH \(part.debugDescription)")
+                        #expect(ASCII.contains(a, b, caseInsensitive: folding) == StringMatching.contains(text, part, options: options), "\(text.debugDescription) CONTAINS \(part.debugDescription)")
+                        #expect(ASCII.equal(a, b, caseInsensitive: folding) == StringMatching.equal(text, part, options: options))
+                        let (x, y) = folding ? (text.lowercased(), part.lowercased()) : (text, part)
+                        let expected: Int64 = Array(x.utf8) == Array(y.utf8) ? 0 : (Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8)) ? -1 : 1)
+                        #expect(ASCII.order(a, b, caseInsensitive: folding) == expected, "\(text.debugDescription) vs \(part.debugDescription)")
+                    }
+                }
             }
         }
     }

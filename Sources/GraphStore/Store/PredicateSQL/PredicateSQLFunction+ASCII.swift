@@ -9,19 +9,13 @@ extension PredicateSQLFunction {
             let text = arguments.utf8(0), let pattern = arguments.utf8(1), ASCII.isASCII(text), ASCII.isASCII(pattern)
         else { return nil }
         let options = ComparisonOptions(rawValue: UInt(clamping: arguments.int64(2)))
-        if options.contains(.caseInsensitive), !options.contains(.normalized) {
-            return answer(text.lazy.map(ASCII.lowercase), pattern.lazy.map(ASCII.lowercase))   // lowered as read: no copies
-        }
-        return answer(text, pattern)
-    }
-
-    private func answer<Bytes: RandomAccessCollection<UInt8>>(_ a: Bytes, _ b: Bytes) -> SQLiteValue? where Bytes.Index == Int {
+        let folding = options.contains(.caseInsensitive) && !options.contains(.normalized)
         switch self {
-        case .equals: return .integer(a.elementsEqual(b) ? 1 : 0)
-        case .compare: return .integer(a.elementsEqual(b) ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1))
-        case .beginsWith: return .integer(ASCII.hasPrefix(a, b) ? 1 : 0)
-        case .endsWith: return .integer(ASCII.hasSuffix(a, b) ? 1 : 0)
-        case .contains: return .integer(ASCII.contains(a, b) ? 1 : 0)
+        case .equals: return .integer(ASCII.equal(text, pattern, caseInsensitive: folding) ? 1 : 0)
+        case .compare: return .integer(ASCII.order(text, pattern, caseInsensitive: folding))
+        case .beginsWith: return .integer(ASCII.hasPrefix(text, pattern, caseInsensitive: folding) ? 1 : 0)
+        case .endsWith: return .integer(ASCII.hasSuffix(text, pattern, caseInsensitive: folding) ? 1 : 0)
+        case .contains: return .integer(ASCII.contains(text, pattern, caseInsensitive: folding) ? 1 : 0)
         default: return nil
         }
     }
@@ -36,28 +30,51 @@ enum ASCII {
 
     static func lowercase(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
+    // The bytes are compared where they lie, lowered as they are read under `[c]`: these
+    // run once per row of a scan, so they make no copies.
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    static func equal(_ a: Bytes, _ b: Bytes, caseInsensitive: Bool) -> Bool {
+        a.count == b.count && occurs(b, in: a, at: 0, caseInsensitive: caseInsensitive)
+    }
+
+    /// -1, 0 or 1, as the two compare byte by byte (lowered under `[c]`).
+    static func order(_ a: Bytes, _ b: Bytes, caseInsensitive: Bool) -> Int64 {
+        for i in 0..<min(a.count, b.count) {
+            let (x, y) = caseInsensitive ? (lowercase(a[i]), lowercase(b[i])) : (a[i], b[i])
+            if x != y { return x < y ? -1 : 1 }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
     /// An empty prefix, suffix or part never matches (NSString range semantics).
-    static func hasPrefix<Bytes: RandomAccessCollection<UInt8>>(_ text: Bytes, _ prefix: Bytes) -> Bool where Bytes.Index == Int {
-        !prefix.isEmpty && occurs(prefix, in: text, at: 0)
+    static func hasPrefix(_ text: Bytes, _ prefix: Bytes, caseInsensitive: Bool) -> Bool {
+        !prefix.isEmpty && occurs(prefix, in: text, at: 0, caseInsensitive: caseInsensitive)
     }
 
-    static func hasSuffix<Bytes: RandomAccessCollection<UInt8>>(_ text: Bytes, _ suffix: Bytes) -> Bool where Bytes.Index == Int {
-        !suffix.isEmpty && text.count >= suffix.count && occurs(suffix, in: text, at: text.count - suffix.count)
+    static func hasSuffix(_ text: Bytes, _ suffix: Bytes, caseInsensitive: Bool) -> Bool {
+        !suffix.isEmpty && text.count >= suffix.count && occurs(suffix, in: text, at: text.count - suffix.count, caseInsensitive: caseInsensitive)
     }
 
-    static func contains<Bytes: RandomAccessCollection<UInt8>>(_ text: Bytes, _ part: Bytes) -> Bool where Bytes.Index == Int {
-        guard !part.isEmpty, text.count >= part.count else { return false }
-        return (0...(text.count - part.count)).contains { occurs(part, in: text, at: $0) }
+    static func contains(_ text: Bytes, _ part: Bytes, caseInsensitive: Bool) -> Bool {
+        guard let first = part.first, text.count >= part.count else { return false }
+        let lead = caseInsensitive ? lowercase(first) : first
+        for start in 0...(text.count - part.count) where (caseInsensitive ? lowercase(text[start]) : text[start]) == lead {
+            if occurs(part, in: text, at: start, caseInsensitive: caseInsensitive) { return true }
+        }
+        return false
     }
 
     /// Whether `part` occurs at offset `start` without splitting a CR LF at either end.
-    private static func occurs<Bytes: RandomAccessCollection<UInt8>>(_ part: Bytes, in text: Bytes, at start: Int) -> Bool
-    where Bytes.Index == Int {
-        let base = text.startIndex
+    private static func occurs(_ part: Bytes, in text: Bytes, at start: Int, caseInsensitive: Bool) -> Bool {
         let end = start + part.count
-        guard end <= text.count, text[(base + start)..<(base + end)].elementsEqual(part) else { return false }
-        if start > 0, part.first == lf, text[base + start - 1] == cr { return false }
-        if end < text.count, part.last == cr, text[base + end] == lf { return false }
+        guard end <= text.count else { return false }
+        for i in 0..<part.count {
+            let (x, y) = caseInsensitive ? (lowercase(text[start + i]), lowercase(part[i])) : (text[start + i], part[i])
+            if x != y { return false }
+        }
+        if start > 0, part.first == lf, text[start - 1] == cr { return false }
+        if end < text.count, part.last == cr, text[end] == lf { return false }
         return true
     }
 }
