@@ -52,6 +52,34 @@ import Testing
         }
     }
 
+    /// Every relative link of the README, ARCHITECTURE.md and the pages of docs/ leads to a
+    /// file, and its `#anchor` to a heading of that page: a section that moves takes its
+    /// links along.
+    @Test func linksLeadToFilesAndSections() throws {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: GraphStoreBinary.packageRoot.appendingPathComponent("docs").path)
+        let names = ["README.md", "ARCHITECTURE.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        var anchors: [String: Set<String>] = [:]
+        for name in names { anchors[name] = Set(try DocumentPage(name).prose.compactMap(DocumentPage.anchor(ofHeading:))) }
+        var links = 0
+        for name in names {
+            for line in try DocumentPage(name).prose {
+                for match in line.matches(of: /\]\(([^)#\s]*)(?:#([^)\s]+))?\)/) where !match.1.hasPrefix("http") {
+                    links += 1
+                    let folder = (name as NSString).deletingLastPathComponent
+                    let target = match.1.isEmpty ? name : ((folder as NSString).appendingPathComponent(String(match.1)) as NSString).standardizingPath
+                    guard FileManager.default.fileExists(atPath: GraphStoreBinary.packageRoot.appendingPathComponent(target).path) else {
+                        Issue.record("\(name): a link to \(match.1), which is not there")
+                        continue
+                    }
+                    if let anchor = match.2, target.hasSuffix(".md") {
+                        #expect(anchors[target]?.contains(String(anchor)) == true, "\(name): a link to \(target)#\(anchor), a section it does not have")
+                    }
+                }
+            }
+        }
+        #expect(links > 30)
+    }
+
     // MARK: Shell transcripts and terminal sessions
 
     /// The page's transcripts and sessions, in order, in one working directory: a block may
@@ -59,46 +87,36 @@ import Testing
     @Test(arguments: pages) func transcriptsAreReal(_ page: Page) throws {
         var document = try DocumentPage(page.name)
         let workspace = try Workspace()
-        var recorded: [(lines: Range<Int>, with: [String])] = []
-        for block in document.runBlocks {
-            guard block.kind == .shell || block.kind == .terminal, let missing = Workspace.missingRequirement(of: block) else {
-                continue
-            }
-            if missing.isCorpus, ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" {
-                Issue.record("\(block.location(in: document)): ../shared/corpus is required (GRAPHSTORE_REQUIRE_CORPUS=1) but missing")
-            }
-            print("skipped transcriptsAreReal(\(block.location(in: document))): \(missing.reason)")
-        }
-        for block in document.runBlocks where Workspace.missingRequirement(of: block) == nil {
-            switch block.kind {
-            case .shell:
+        var recorded: [Replacement] = []
+        for block in document.runBlocks where block.kind == .shell || block.kind == .terminal {
+            if let missing = Workspace.missingRequirement(of: block) {
+                Self.skip(block.location(in: document), because: missing)
+            } else if block.kind == .shell {
                 let commands = document.commands(of: block)
-                let outputs = try workspace.run(commands.map(\.text))
-                for (command, actual) in zip(commands, outputs) {
-                    if Self.recording {
-                        recorded.append((command.outputLines, Self.lines(of: actual)))
-                    } else {
+                for (command, actual) in zip(commands, try workspace.run(commands.map(\.text))) {
+                    recorded.append(Replacement(lines: command.outputLines, with: Self.lines(of: actual)))
+                    if !Self.recording {
                         #expect(Self.masked(actual) == Self.masked(command.output), "\(block.location(in: document)): \(command.text)")
                     }
                 }
-            case .terminal:
+            } else {
                 let actual = try workspace.type(block.body)
-                if Self.recording {
-                    recorded.append(((block.start + 1)..<(block.start + block.body.count), actual))
-                } else {
+                recorded.append(Replacement(lines: (block.start + 1)..<(block.start + block.body.count), with: actual))
+                if !Self.recording {
                     #expect(actual == Array(block.body.dropFirst()), "\(block.location(in: document)): the session differs")
                 }
-            case .swift, .output, .other:
-                continue
             }
         }
-        if Self.recording, !recorded.isEmpty {
-            // From the last, so that rewriting one does not move the others.
-            for (lines, replacement) in recorded.sorted(by: { $0.lines.lowerBound > $1.lines.lowerBound }) {
-                document.lines.replaceSubrange(lines, with: replacement)
-            }
-            try document.lines.joined(separator: "\n").write(toFile: GraphStoreBinary.packageRoot.appendingPathComponent(page.name).path, atomically: true, encoding: .utf8)
+        if Self.recording { try document.write(recorded) }
+    }
+
+    /// Says that a block did not run, and why; a missing corpus fails under
+    /// `GRAPHSTORE_REQUIRE_CORPUS=1`.
+    static func skip(_ location: String, because missing: Workspace.Requirement) {
+        if missing.isCorpus, ProcessInfo.processInfo.environment["GRAPHSTORE_REQUIRE_CORPUS"] == "1" {
+            Issue.record("\(location): ../shared/corpus is required (GRAPHSTORE_REQUIRE_CORPUS=1) but missing")
         }
+        print("skipped transcriptsAreReal(\(location)): \(missing.reason)")
     }
 
     /// The lines of a command's output, as the page holds them.
@@ -121,28 +139,24 @@ import Testing
         var documents = try Self.pages.map { try DocumentPage($0.name) }
         let program = SwiftExamples(documents)
         #expect(program.examples.count >= 15)
-        #expect(program.examples.filter { $0.output != nil }.count >= 6, "examples that run")
+        #expect(program.runnable.count >= 6, "examples that run")
+        for example in program.examples where example.output != nil && !program.runnable.contains(example.number) {
+            Issue.record("\(example.block.location(in: documents[example.page])): it says what it prints, but the test cannot make \(example.givens)")
+        }
         let workspace = try Workspace()
         let built = try program.build(in: workspace)
         try #require(built.status == 0, "the pages' Swift does not compile:\n\(built.output)")
-        let outputs = try workspace.runProgram(built.executable, examples: program.examples.indices.filter { program.examples[$0].output != nil })
-        var recorded: [Int: [(lines: Range<Int>, with: [String])]] = [:]
-        for (index, actual) in outputs {
-            let example = program.examples[index]
+        var recorded: [Int: [Replacement]] = [:]
+        for (number, actual) in try workspace.runProgram(built.executable, examples: program.runnable) {
+            let example = program.examples[number]
             guard let output = example.output else { continue }
-            let document = documents[example.page]
-            if Self.recording {
-                recorded[example.page, default: []].append(((output.start)..<(output.start + output.body.count), Self.lines(of: actual)))
-            } else {
-                #expect(actual == output.body.map { $0 + "\n" }.joined(), "\(example.block.location(in: document)): what it prints")
+            recorded[example.page, default: []].append(Replacement(lines: output.start..<(output.start + output.body.count), with: Self.lines(of: actual)))
+            if !Self.recording {
+                #expect(actual == output.body.map { $0 + "\n" }.joined(), "\(example.block.location(in: documents[example.page])): what it prints")
             }
         }
-        for (page, replacements) in recorded {
-            for (lines, replacement) in replacements.sorted(by: { $0.lines.lowerBound > $1.lines.lowerBound }) {
-                documents[page].lines.replaceSubrange(lines, with: replacement)
-            }
-            let path = GraphStoreBinary.packageRoot.appendingPathComponent(documents[page].name).path
-            try documents[page].lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        if Self.recording {
+            for (page, replacements) in recorded { try documents[page].write(replacements) }
         }
     }
 

@@ -1,5 +1,11 @@
 import Foundation
 
+/// Lines of a page to put in place of others: a command's output as it ran.
+struct Replacement {
+    var lines: Range<Int>
+    var with: [String]
+}
+
 /// A Markdown page of the documentation (README.md, docs/*.md) read as the examples it holds.
 /// Each fenced block is one of:
 ///
@@ -56,6 +62,15 @@ struct DocumentPage {
         blocks = Self.blocks(in: lines)
     }
 
+    /// Puts the replacements in place and writes the page back (`GRAPHSTORE_RECORD_GOLDEN=1`).
+    mutating func write(_ replacements: [Replacement]) throws {
+        // From the last, so that rewriting one does not move the others.
+        for replacement in replacements.sorted(by: { $0.lines.lowerBound > $1.lines.lowerBound }) {
+            lines.replaceSubrange(replacement.lines, with: replacement.with)
+        }
+        try lines.joined(separator: "\n").write(toFile: GraphStoreBinary.packageRoot.appendingPathComponent(name).path, atomically: true, encoding: .utf8)
+    }
+
     static func blocks(in lines: [String]) -> [Block] {
         var blocks: [Block] = []
         var index = 0
@@ -82,6 +97,21 @@ struct DocumentPage {
         case "output": .output
         default: .other
         }
+    }
+
+    /// The page's lines outside its fenced blocks.
+    var prose: [String] {
+        var fenced = IndexSet()
+        for block in blocks { fenced.insert(integersIn: (block.start - 1)...(block.start + block.body.count)) }
+        return lines.indices.filter { !fenced.contains($0) }.map { lines[$0] }
+    }
+
+    /// The anchor GitHub gives a heading line (`## SQL at the prompt` → `sql-at-the-prompt`):
+    /// lowercased, without punctuation (code spans' backquotes included), spaces as hyphens.
+    static func anchor(ofHeading line: String) -> String? {
+        guard let heading = line.wholeMatch(of: /#+ (.+)/)?.1 else { return nil }
+        let kept = heading.lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+        return kept.replacingOccurrences(of: " ", with: "-")
     }
 
     /// The blocks that are run: every block of the kinds above but the ones marked not run.

@@ -8,6 +8,8 @@ import Foundation
 /// the compiler's messages name the page and its line.
 struct SwiftExamples {
     struct Example {
+        /// Its number in the program (`example3`).
+        var number: Int
         /// The index of its page in the pages the program was made from.
         var page: Int
         var block: DocumentPage.Block
@@ -25,9 +27,17 @@ struct SwiftExamples {
         for (page, document) in documents.enumerated() {
             for (index, block) in document.blocks.enumerated() where block.kind == .swift && block.notRun == nil {
                 let next = index + 1 < document.blocks.count ? document.blocks[index + 1] : nil
-                examples.append(Example(page: page, block: block, output: next?.kind == .output ? next : nil, givens: Self.givens(of: block)))
+                examples.append(Example(number: examples.count, page: page, block: block, output: next?.kind == .output ? next : nil, givens: Self.givens(of: block)))
             }
         }
+    }
+
+    /// The numbers of the examples that run: those that say what they print, whose values
+    /// the program can make.
+    var runnable: [Int] {
+        examples.filter { example in
+            example.output != nil && example.givens.allSatisfy { Self.argument(for: $0, example: example.number) != nil }
+        }.map(\.number)
     }
 
     /// The values a fragment's first line names (`// given: context: ManagedObjectContext`).
@@ -57,7 +67,8 @@ struct SwiftExamples {
         var imports: Set<String> = ["import Foundation", "import GraphStore"]
         var functions: [String] = []
         var calls: [String] = []
-        for (number, example) in examples.enumerated() {
+        for example in examples {
+            let number = example.number
             let skipped = example.givens.isEmpty ? 0 : 1
             let body = example.block.body.dropFirst(skipped)
             for line in body where line.hasPrefix("import ") { imports.insert(line) }
@@ -70,10 +81,8 @@ struct SwiftExamples {
                 #sourceLocation()
                 }
                 """)
-            guard example.output != nil else { continue }
-            let arguments = example.givens.map { given in
-                "\(given.prefix { $0 != ":" }): \(Self.argument(for: given, example: number) ?? "<no way to make \(given)>")"
-            }
+            guard runnable.contains(number) else { continue }
+            let arguments = example.givens.map { given in "\(given.prefix { $0 != ":" }): \(Self.argument(for: given, example: number) ?? "")" }
             calls.append("            case \"\(number)\": try await example\(number)(\(arguments.joined(separator: ", ")))")
         }
         return imports.sorted().joined(separator: "\n") + "\n\n" + """
