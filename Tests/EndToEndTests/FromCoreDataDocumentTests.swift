@@ -15,7 +15,7 @@ import TestScratch
     /// and Foundation's own.
     static let notTheLibrarys: Set<String> = [
         "Book", "BookCategory", "Page", "JournalEntry", "title", "price", "category", "books", "pages", "addToBooks", "removeFromBooks",
-        "GraphStoreCodegen", "NSCocoaErrorDomain",
+        "GraphStoreCodegen", "NSCocoaErrorDomain", "MyPolicy",
         "String", "Int", "Int16", "Int64", "Bool", "Double", "Float", "Date", "Data", "URL", "UUID", "Decimal", "Set", "Array",
         "Notification", "NotificationCenter", "SortDescriptor", "Predicate", "Sendable", "IndexPath", "Error", "NSError",
         "AsyncStream", "Task", "MainActor", "Duration",

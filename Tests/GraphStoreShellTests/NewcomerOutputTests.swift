@@ -53,6 +53,38 @@ import TestScratch
         }
     }
 
+    /// Three levels: each inherited property names the ancestor that declares it, the
+    /// nearest one, and a property the entity declares itself is not marked.
+    @Test func schemaNamesTheAncestorThatDeclaresEachProperty() throws {
+        let directory = try ScratchDirectory.make("graphstore-declarers")
+        let modelPath = directory.appendingPathComponent("Cars.xcdatamodel").path
+        try FileManager.default.createDirectory(atPath: modelPath, withIntermediateDirectories: true)
+        try """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Vehicle" representedClassName="Vehicle">
+                    <attribute name="wheels" optional="YES" attributeType="Integer 16" defaultValueString="0"/>
+                </entity>
+                <entity name="Car" representedClassName="Car" parentEntity="Vehicle">
+                    <attribute name="maker" optional="YES" attributeType="String"/>
+                </entity>
+                <entity name="SportCar" representedClassName="SportCar" parentEntity="Car">
+                    <attribute name="topSpeed" optional="YES" attributeType="Double" defaultValueString="0.0"/>
+                </entity>
+            </model>
+            """.write(toFile: modelPath + "/contents", atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("cars.sqlite").path
+        _ = try PersistentStore.create(at: path, model: try ModelFile(path: modelPath).model)
+        let shell = try CapturedShell(store: path, model: modelPath)
+        shell.shell.settings.mode = .csv
+        let rows = try shell.run(".schema SportCar").split(separator: "\n").map(String.init)
+        #expect(rows.contains { $0.hasPrefix("SportCar,wheels,") && $0.contains(",inherited from Vehicle") }, "\(rows)")
+        #expect(rows.contains { $0.hasPrefix("SportCar,maker,") && $0.hasSuffix(",inherited from Car") }, "\(rows)")
+        #expect(rows.contains { $0.hasPrefix("SportCar,topSpeed,") && !$0.contains("inherited") }, "\(rows)")
+        let car = try shell.run(".schema Car").split(separator: "\n").map(String.init)
+        #expect(car.contains { $0.hasPrefix("Car,wheels,") && $0.contains(",inherited from Vehicle") }, "\(car)")
+    }
+
     /// On the CoreDataPlus corpus store (`SampleModel_V2.sqlite`): `.schema LuxuryCar` marks
     /// what it inherits from Car, and says nothing of the sort for Car's own.
     @Test func schemaMarksInheritedProperties() throws {

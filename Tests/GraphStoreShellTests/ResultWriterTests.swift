@@ -27,6 +27,38 @@ import Testing
         [.text("Emma, a \"novel\""), .value(.integer(12)), .null],
     ]
 
+    /// The byte scan that decides CSV quoting agrees with the rule in characters: a quote,
+    /// any line break `isNewline` names, the separator, a space at either end.
+    @Test func csvQuotingByBytesMatchesTheRuleInCharacters() {
+        let samples = [
+            "plain", "Å ring", "é", "\u{85}next", "line\u{2028}sep", "para\u{2029}", "\u{2027}\u{202A}", "a\r\nb", "tab\tok", "vt\u{0B}",
+            "ff\u{0C}", " lead", "trail ", "q\"uote", "a,b", "a;b", "日本語", "x\u{C2}\u{A0}y", "",
+        ]
+        for separator in [",", ";", "||", "\t"] {
+            for text in samples {
+                let byCharacters = text.contains { $0 == "\"" || $0.isNewline } || (!separator.isEmpty && text.contains(separator))
+                    || text.first == " " || text.last == " "
+                #expect(FieldText.csvNeedsQuotes(text, separator: separator) == byCharacters, "\(text.debugDescription) with \(separator.debugDescription)")
+            }
+        }
+        #expect(FieldText.csv("a\"b") == "\"a\"\"b\"")
+        #expect(JSONText.string("plain é") == "\"plain é\"" && JSONText.string("a\"\\\u{7F}\u{1}") == #""a\"\\\u007f\u0001""#)
+    }
+
+    /// A megabyte-long value in one row of a table (found by fault injection: `.rows Post`
+    /// with a 1 MB text in one row wrote the row's width again for every other row).
+    @Test(arguments: [OutputMode.table, .box, .markdown])
+    func aHugeValueDoesNotWidenEveryRow(mode: OutputMode) {
+        let huge = String(repeating: "x", count: 100_000)
+        let rows: [[Cell]] = (0..<200).map { [.text($0 == 3 || $0 == 600 ? huge : "row \($0)")] } + [[.text(huge)]]
+        let text = write(mode, columns: ["color"], rows: rows)
+        #expect(text.utf8.count < 2 * huge.utf8.count + 200 * 40, "\(text.utf8.count) bytes")
+        let lines = text.split(separator: "\n")
+        #expect(lines.filter { $0.contains(huge) }.count == 2, "the value is written whole, once per row it is in")
+        let short = lines.filter { $0.contains("row 7 ") }
+        #expect(short.count == 1 && short[0].count < 20, "\(short)")
+    }
+
     @Test func emptyJSONIsAnEmptyArray() throws {
         let text = write(.json, rows: [])
         #expect(text == "[]\n")

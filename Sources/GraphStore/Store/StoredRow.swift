@@ -21,6 +21,10 @@ public struct StoredRow: Sendable {
     /// stands for its attribute while ``attributes`` holds nil there.
     var deferred: [Int: DeferredValue] = [:]
 
+    /// Whether an attribute's value was not decoded with the row: one kept in an external
+    /// data file, or one that cannot be read as its type.
+    public var hasDeferredValues: Bool { !deferred.isEmpty }
+
     /// The attributes whose values are kept in external data files, by attribute index
     /// (``attributes`` holds nil there): the files are not read with the row.
     /// ``attributeValue(at:)`` reads one.

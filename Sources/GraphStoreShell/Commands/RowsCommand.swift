@@ -29,11 +29,12 @@ enum RowsCommand {
         }
         // The entity's columns, then those its sub-entities add (absent on other rows).
         let columns = FetchCommand.unique(store.family(of: mapping).flatMap(\.rowColumns))
+        var plans: [Int: RowCellPlan] = [:]
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
-                var cells: [Cell] = [.value(.integer(row.primaryKey)), .value(.integer(Int64(row.entityNumber))), .value(.integer(row.version))]
-                cells += rowCells(row, columns: columns, shell: shell)
-                sink.row(cells)
+                let plan = plans[row.entityNumber] ?? RowCellPlan(mapping: row.mapping, columns: columns)
+                plans[row.entityNumber] = plan
+                sink.row(plan.cells(of: row, shell: shell))
             }
         }
     }
@@ -55,34 +56,74 @@ enum RowsCommand {
         let lists = "; entities: \(entities.joined(separator: ", "))" + (others.isEmpty ? "" : "; other tables: \(others.joined(separator: ", "))")
         return ShellError("no entity or table named \(name)" + Suggestion.didYouMean(name, among: entities + store.tableNames, otherwise: lists), token: name)
     }
+}
 
-    /// The decoded cells of a row in the order of the requested columns; a value that
-    /// cannot be decoded shows why (counted for the command's warning), a value kept in an
-    /// external data file shows the reference the row holds (the file is not read).
-    static func rowCells(_ row: StoredRow, columns: [String], shell: Shell) -> [Cell] {
-        var byColumn: [String: Cell] = [:]
-        for (i, a) in row.mapping.attributes.enumerated() {
-            guard let column = a.column else { continue }
-            byColumn[column] = row.attributes[i].map(Cell.value) ?? .null
+/// Where each column `.rows` shows comes from in the rows of one concrete entity: worked
+/// out once per entity, so that a row's cells are filled by index, without a dictionary of
+/// its columns per row.
+struct RowCellPlan {
+    /// What fills one column.
+    enum Source {
+        case attribute(Int)
+        case toOneKey(Int)
+        case toOneEntity(Int)
+        case toOneOrder(Int)
+        /// A column of the entity's own that holds nothing it decodes.
+        case null
+        /// A column of a sub-entity this row is not (empty, left out of JSON).
+        case absent
+    }
+
+    let sources: [Source]
+    /// The position among the shown columns of each column (for the few values that are
+    /// shown in another way: an external reference, a value that cannot be read).
+    let position: [String: Int]
+
+    init(mapping: EntityMapping, columns: [String]) {
+        var byColumn: [String: Source] = [:]
+        for column in mapping.rowColumns { byColumn[column] = .null }
+        for (i, a) in mapping.attributes.enumerated() {
+            if let column = a.column { byColumn[column] = .attribute(i) }
         }
-        for (i, reference) in row.externalReferences {
-            guard let column = row.mapping.attributes[i].column else { continue }
-            byColumn[column] = .placeholder(
-                text: "0x02 \(reference.name)", json: "{\"externalReference\": \(JSONText.string(reference.name))}")
+        for (i, r) in mapping.relationships.enumerated() {
+            guard case .foreignKey(let column, let entityColumn, let orderColumn) = r.storage else { continue }
+            byColumn[column] = .toOneKey(i)
+            if let entityColumn { byColumn[entityColumn] = .toOneEntity(i) }
+            if let orderColumn { byColumn[orderColumn] = .toOneOrder(i) }
         }
-        for problem in row.problems {
-            if case .malformedValue(_, _, _, let column, _, _) = problem, let cell = shell.unreadableCell(problem) {
-                byColumn[column] = cell
+        sources = columns.map { byColumn[$0] ?? .absent }
+        position = Dictionary(columns.enumerated().map { ($1, $0 + 3) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `Z_PK`, `Z_ENT`, `Z_OPT`, then the decoded cells in the order of the columns; a value
+    /// that cannot be decoded shows why (counted for the command's warning), a value kept
+    /// in an external data file shows the reference the row holds (the file is not read).
+    func cells(of row: StoredRow, shell: Shell) -> [Cell] {
+        var cells: [Cell] = []
+        cells.reserveCapacity(sources.count + 3)
+        cells.append(.value(.integer(row.primaryKey)))
+        cells.append(.value(.integer(Int64(row.entityNumber))))
+        cells.append(.value(.integer(row.version)))
+        for source in sources {
+            switch source {
+            case .attribute(let i): cells.append(row.attributes[i].map(Cell.value) ?? .null)
+            case .toOneKey(let i): cells.append(row.toOne[i].map { .value(.integer($0.primaryKey)) } ?? .null)
+            case .toOneEntity(let i): cells.append(row.toOne[i]?.entityNumber.map { .value(.integer(Int64($0))) } ?? .null)
+            case .toOneOrder(let i): cells.append(row.toOne[i]?.order.map { .value(.integer($0)) } ?? .null)
+            case .null: cells.append(.null)
+            case .absent: cells.append(.absent)
             }
         }
-        for (i, r) in row.mapping.relationships.enumerated() {
-            guard case .foreignKey(let column, let entityColumn, let orderColumn) = r.storage else { continue }
-            let key = row.toOne[i]
-            byColumn[column] = key.map { .value(.integer($0.primaryKey)) } ?? .null
-            if let entityColumn { byColumn[entityColumn] = key?.entityNumber.map { .value(.integer(Int64($0))) } ?? .null }
-            if let orderColumn { byColumn[orderColumn] = key?.order.map { .value(.integer($0)) } ?? .null }
+        guard row.hasDeferredValues || !row.problems.isEmpty else { return cells }
+        for (i, reference) in row.externalReferences {
+            guard let column = row.mapping.attributes[i].column, let at = position[column] else { continue }
+            cells[at] = .placeholder(text: "0x02 \(reference.name)", json: "{\"externalReference\": \(JSONText.string(reference.name))}")
         }
-        let own = Set(row.mapping.rowColumns)
-        return columns.map { byColumn[$0] ?? (own.contains($0) ? .null : .absent) }
+        for problem in row.problems {
+            if case .malformedValue(_, _, _, let column, _, _) = problem, let cell = shell.unreadableCell(problem), let at = position[column] {
+                cells[at] = cell
+            }
+        }
+        return cells
     }
 }

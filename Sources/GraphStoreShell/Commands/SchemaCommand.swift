@@ -30,6 +30,7 @@ enum SchemaCommand {
         if arguments.has("--mermaid") { return shell.output(SchemaDiagram.mermaid(store.model, entities: mappings.map(\.entity))) }
         if arguments.has("--dot") { return shell.output(SchemaDiagram.dot(store.model, entities: mappings.map(\.entity))) }
         defer { if case .inferred = store.modelOrigin { shell.diagnostics(inferredNote) } }
+        var declarers = Declarers(model: store.model)
         shell.emit(columns: ["entity", "property", "kind", "type", "optional", "stored_in", "details"]) { sink in
             for mapping in mappings {
                 for a in mapping.attributes {
@@ -37,14 +38,14 @@ enum SchemaCommand {
                         .text(mapping.name), .text(a.attribute.name), .text(a.attribute.isTransient ? "transient attribute" : "attribute"),
                         .text(a.attribute.type.xcodeName), .value(.bool(a.attribute.isOptional)),
                         a.column.map { .text("\(mapping.table).\($0)") } ?? .null,
-                        .text(inherited(a.attribute.name, in: mapping, model: store.model, details: details(of: a, in: mapping, store: store))),
+                        .text(declarers.inherited(a.attribute.name, in: mapping.entity, details: details(of: a, in: mapping, store: store))),
                     ])
                 }
                 for r in mapping.relationships {
                     sink.row([
                         .text(mapping.name), .text(r.relationship.name), .text(kind(of: r.relationship)), .text(r.relationship.destination),
                         .value(.bool(r.relationship.isOptional)), .text(storage(r.storage, table: mapping.table)),
-                        .text(inherited(r.relationship.name, in: mapping, model: store.model, details: details(of: r.relationship))),
+                        .text(declarers.inherited(r.relationship.name, in: mapping.entity, details: details(of: r.relationship))),
                     ])
                 }
                 for constraint in mapping.entity.uniquenessConstraints {
@@ -66,22 +67,6 @@ enum SchemaCommand {
     /// A relationship's kind as `.schema` and `show` name it: to-one, to-many, ordered to-many.
     static func kind(of r: RelationshipDescription) -> String {
         r.isToMany ? (r.isOrdered ? "ordered to-many" : "to-many") : "to-one"
-    }
-
-    /// A property's details, starting `inherited from PARENT` when the entity inherits it
-    /// rather than declares it (Xcode shows such properties greyed out).
-    static func inherited(_ property: String, in mapping: EntityMapping, model: ManagedObjectModel, details: String) -> String {
-        guard let ancestor = declaringAncestor(of: property, in: mapping, model: model) else { return details }
-        return "inherited from \(ancestor)" + (details.isEmpty ? "" : "; " + details)
-    }
-
-    /// The ancestor that declares `property`, when the entity inherits it; nil for its own.
-    static func declaringAncestor(of property: String, in mapping: EntityMapping, model: ManagedObjectModel) -> String? {
-        func declares(_ entity: EntityDescription) -> Bool {
-            entity.attribute(named: property) != nil || entity.relationship(named: property) != nil
-        }
-        guard mapping.entity.parent != nil, !declares(mapping.entity) else { return nil }
-        return model.ancestry(of: mapping.name).reversed().first(where: declares)?.name
     }
 
     /// Said after the schema of an inferred model: its types and relationships are guesses.
@@ -136,5 +121,45 @@ enum SchemaCommand {
         case .notStored(let reason):
             return "not stored: \(reason)"
         }
+    }
+}
+
+/// Which ancestor declares each property an entity inherits, for `.schema`'s "inherited from
+/// PARENT" (Xcode shows such properties greyed out). Each entity's answer is made once from
+/// its parent's, so a chain of entities 1,000 deep costs a step per entity rather than a
+/// walk up the chain for every property of every entity.
+struct Declarers {
+    let model: ManagedObjectModel
+    /// For each entity worked out: property name → the nearest entity (it or an ancestor) declaring it.
+    private var byEntity: [String: [String: String]] = [:]
+
+    init(model: ManagedObjectModel) { self.model = model }
+
+    /// A property's details, starting `inherited from PARENT` when `entity` inherits it
+    /// rather than declares it.
+    mutating func inherited(_ property: String, in entity: EntityDescription, details: String) -> String {
+        guard let parent = entity.parent, entity.attribute(named: property) == nil, entity.relationship(named: property) == nil,
+            let ancestor = declared(in: parent)[property]
+        else { return details }
+        return "inherited from \(ancestor)" + (details.isEmpty ? "" : "; " + details)
+    }
+
+    /// Property name → declaring entity, for `name` and its ancestors.
+    private mutating func declared(in name: String) -> [String: String] {
+        if let known = byEntity[name] { return known }
+        // Up to the first entity already worked out (or the root); a cycle stops at the model's size.
+        var chain: [EntityDescription] = []
+        var current = model.entity(named: name)
+        while let entity = current, byEntity[entity.name] == nil, chain.count <= model.entities.count {
+            chain.append(entity)
+            current = entity.parent.flatMap { model.entity(named: $0) }
+        }
+        var declared = current.flatMap { byEntity[$0.name] } ?? [:]
+        for entity in chain.reversed() {
+            for attribute in entity.attributes { declared[attribute.name] = entity.name }
+            for relationship in entity.relationships { declared[relationship.name] = entity.name }
+            byEntity[entity.name] = declared
+        }
+        return declared
     }
 }

@@ -11,7 +11,14 @@
 /// over several lines as sqlite3 wraps it; `\x` (or `auto`, when the measured rows are
 /// wider than the terminal) shows each row as a record instead. Nothing is cut but to fit
 /// a terminal (or to `maxColumnWidth`, which a program embedding the shell sets).
+///
+/// A value wider than ``widestAlignedValue`` columns does not set its column's width: its
+/// own row runs past the right border, and the other rows stay as wide as their values.
+/// Padding every row to one megabyte-long value would make a table of n rows n megabytes.
 final class AlignedTable {
+    /// The widest value (in display columns) that widens its column.
+    static let widestAlignedValue = 1_024
+
     private let settings: OutputSettings
     private let columns: [String]
     private let write: (String) -> Void
@@ -87,7 +94,7 @@ final class AlignedTable {
     private func flushPending(finishing: Bool = false) {
         if showsHeader { natural = zip(natural, columns).map { max($0, DisplayWidth.of($1)) } }
         for row in pending {
-            for (i, cell) in row.rendered.enumerated() { natural[i] = max(natural[i], cell.width) }
+            for (i, cell) in row.rendered.enumerated() where cell.width <= Self.widestAlignedValue { natural[i] = max(natural[i], cell.width) }
         }
         if expands {
             var records = ExpandedRecords(columns: columns, settings: settings)
@@ -131,7 +138,7 @@ final class AlignedTable {
     /// A value wider than its column (one not cut to fit) widens it from this row on.
     private func widen(for row: [RenderedCell], from layout: ColumnLayout) {
         var wider = false
-        for (i, cell) in row.enumerated() where cell.width > natural[i] {
+        for (i, cell) in row.enumerated() where cell.width > natural[i] && cell.width <= Self.widestAlignedValue {
             natural[i] = cell.width
             if i < layout.widths.count, !layout.narrowed[i], cell.width > layout.widths[i] { wider = true }
         }

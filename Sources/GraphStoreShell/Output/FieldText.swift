@@ -4,8 +4,31 @@ enum FieldText {
     /// An RFC 4180 field: quoted when it holds the separator, a quote, a line break, or
     /// leading or trailing spaces.
     static func csv(_ text: String, separator: String = ",") -> String {
-        let needsQuotes = text.contains { $0 == "\"" || $0.isNewline } || text.contains(separator) || text.first == " " || text.last == " "
-        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        csvNeedsQuotes(text, separator: separator) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    /// Whether a CSV field must be quoted, from its UTF-8 bytes (a field is written once per
+    /// row and column, so this runs millions of times for a large table): a quote, a line
+    /// break (U+000A–U+000D, U+0085, U+2028, U+2029, the characters `isNewline` names), the
+    /// separator, or a space at either end.
+    static func csvNeedsQuotes(_ text: String, separator: String) -> Bool {
+        let bytes = text.utf8
+        if bytes.first == 0x20 || bytes.last == 0x20 { return true }
+        let separatorByte: UInt8? = separator.utf8.count == 1 ? separator.utf8.first : nil
+        if separatorByte == nil, !separator.isEmpty, text.contains(separator) { return true }
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in bytes {
+            switch byte {
+            case 0x22, 0x0A...0x0D: return true
+            case 0x85 where previous == 0xC2: return true
+            case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: return true
+            default: if byte == separatorByte { return true }
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     /// A TSV field: tabs, line breaks and backslashes escaped.

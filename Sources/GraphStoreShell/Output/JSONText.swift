@@ -25,6 +25,8 @@ enum JSONText {
     }
 
     static func string(_ s: String) -> String {
+        // Most text needs no escape: one pass over its bytes says so.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) { return "\"" + s + "\"" }
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         for scalar in s.unicodeScalars {

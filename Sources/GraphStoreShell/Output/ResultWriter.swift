@@ -26,6 +26,8 @@ public final class ResultWriter: ResultSink {
     private let isPaged: (_ lines: Int) -> Bool
     private let document: JSONRowDestination?
     private var columns: [String] = []
+    /// The column names as JSON strings, followed by `:` (made once, written on every row).
+    private var jsonKeys: [String] = []
     private var started = false
     private var table: AlignedTable?
     private var labelWidth = 0
@@ -60,6 +62,7 @@ public final class ResultWriter: ResultSink {
 
     public func begin(columns: [String]) {
         self.columns = columns
+        jsonKeys = columns.map { JSONText.string($0) + ":" }
         started = false
         table = nil
         rowCount = 0
@@ -94,7 +97,7 @@ public final class ResultWriter: ResultSink {
         }
         defer { rowCount += 1 }
         switch settings.mode {
-        case .csv: write(cells.map { FieldText.csv(text($0), separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)
+        case .csv: write(csvRow(cells))
         case .tsv: write(cells.map { FieldText.tsv(text($0)) }.joined(separator: "\t") + "\n")
         case .list: write(cells.map(text).joined(separator: columnSeparator) + rowSeparator)
         case .html: write(htmlRow(cells.map(text), cell: "TD"))
@@ -167,7 +170,28 @@ public final class ResultWriter: ResultSink {
 
     private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
+    /// A row as one JSON object; a cell absent for this row is left out. Written into one
+    /// string, not joined from a string per cell.
     private func jsonObject(_ cells: [Cell]) -> String {
-        "{" + zip(columns, cells).filter { $0.1 != .absent }.map { JSONText.string($0) + ":" + JSONText.value($1) }.joined(separator: ",") + "}"
+        var out = "{"
+        var first = true
+        for (key, cell) in zip(jsonKeys, cells) where cell != .absent {
+            if !first { out += "," }
+            first = false
+            out += key
+            out += JSONText.value(cell)
+        }
+        return out + "}"
+    }
+
+    /// A row in csv mode, written into one string.
+    private func csvRow(_ cells: [Cell]) -> String {
+        let separator = columnSeparator
+        var out = ""
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { out += separator }
+            out += FieldText.csv(text(cell), separator: separator)
+        }
+        return out + rowSeparator
     }
 }
