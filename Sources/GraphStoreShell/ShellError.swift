@@ -35,7 +35,7 @@ public struct ShellError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The exit codes of `graphstore`, as documented in `--help`, the README and the manual.
+/// The exit codes of `graphstore`, as documented in `--help`, docs/scripts.md and the manual.
 public enum ExitStatus {
     /// Everything succeeded.
     public static let success: Int32 = 0

@@ -66,14 +66,17 @@ import Testing
         return text.hasPrefix(".") ? "\\&" + text : text
     }
 
-    static func run(_ command: String) throws -> String {
-        let home = try Scratch()
+    /// Runs a command with `sh` in `directory` (the package root unless given), with a home
+    /// of its own unless given; what it prints on standard output and error, together.
+    static func run(_ command: String, in directory: URL = GraphStoreBinary.packageRoot, home: String? = nil) throws -> String {
+        let ownHome = home == nil ? try Scratch() : nil
+        defer { withExtendedLifetime(ownHome) {} }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        process.currentDirectoryURL = GraphStoreBinary.packageRoot
-        let directory = (GraphStoreBinary.path as NSString).deletingLastPathComponent
-        process.environment = ["PATH": directory + ":/usr/bin:/bin", "HOME": home.path, "NO_COLOR": "1", "LANG": "C.UTF-8"]
+        process.currentDirectoryURL = directory
+        let binaries = (GraphStoreBinary.path as NSString).deletingLastPathComponent
+        process.environment = ["PATH": binaries + ":/usr/bin:/bin", "HOME": home ?? ownHome?.path ?? "/nonexistent", "NO_COLOR": "1", "LANG": "C.UTF-8"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

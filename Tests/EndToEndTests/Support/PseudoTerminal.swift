@@ -14,8 +14,9 @@ final class PseudoTerminal {
     /// How long to wait for something expected before the test fails.
     static let patience: Double = Double(ProcessInfo.processInfo.environment["PTY_PATIENCE"] ?? "60") ?? 60
 
-    /// Starts `graphstore` with `arguments` on a terminal of `columns` × `rows`.
-    init(arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40) throws {
+    /// Starts `graphstore` with `arguments` on a terminal of `columns` × `rows`, in
+    /// `directory` if one is given.
+    init(arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 40, directory: String? = nil) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -40,6 +41,7 @@ final class PseudoTerminal {
         let child: pid_t
         do {
             child = try GraphStoreSpawn.start(arguments: arguments, environment: environment, flags: setsid) { actions in
+                if let directory { Self.addChangeOfDirectory(&actions, directory) }
                 posix_spawn_file_actions_addopen(&actions, 0, slavePath, O_RDWR, 0)
                 posix_spawn_file_actions_adddup2(&actions, 0, 1)
                 posix_spawn_file_actions_adddup2(&actions, 0, 2)
@@ -50,6 +52,14 @@ final class PseudoTerminal {
         }
         close(slave)
         pid = child
+    }
+
+    /// Adds glibc's `posix_spawn_file_actions_addchdir_np` to the actions: it is declared
+    /// only for `_GNU_SOURCE`, so Swift does not import it, and it is looked up by name.
+    private static func addChangeOfDirectory(_ actions: inout posix_spawn_file_actions_t, _ directory: String) {
+        typealias AddChangeOfDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return }   // RTLD_DEFAULT
+        _ = unsafeBitCast(symbol, to: AddChangeOfDirectory.self)(&actions, directory)
     }
 
     deinit {
