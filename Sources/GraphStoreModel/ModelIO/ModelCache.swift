@@ -53,7 +53,7 @@ public struct ModelCache: Sendable {
     }
 
     /// A cache whose model carries the entity version hashes from a store's metadata.
-    func withVersionHashes(_ hashes: [String: Data]) -> ModelCache {
+    package func withVersionHashes(_ hashes: [String: Data]) -> ModelCache {
         var model = model
         model.knownVersionHashes = hashes.filter { name, _ in model.entity(named: name) != nil }
         return ModelCache(model: model, warnings: warnings)
