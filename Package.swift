@@ -25,7 +25,7 @@ let package = Package(
         // The model, its files' readers (ModelIO but what reads a store) and the code generator,
         // apart from the rest of the library for the codegen plugin: SwiftPM builds a plugin's
         // tool a second time for the host, and `graphstore-codegen` needs only these (about
-        // 6.5k lines), where `graphstore` would need the whole library and the shell (about
+        // 6.7k lines), where `graphstore` would need the whole library and the shell (about
         // 50k). GraphStore re-exports it, so `import GraphStore` still gives every name.
         .target(name: "GraphStoreModel", dependencies: ["CZlib"]),
         .target(

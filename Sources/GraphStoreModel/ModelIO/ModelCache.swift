@@ -7,7 +7,7 @@ import Foundation
 /// the `NSManagedObjectModel`. Decoding it gives the store's exact property names and types,
 /// relationships with inverses and delete rules, inheritance, constraints and indexes, which
 /// schema inference can only guess. The archive does not hold the entities' version hashes;
-/// ``PersistentStore`` takes those from the store's metadata.
+/// `PersistentStore` takes those from the store's metadata.
 ///
 /// ```swift
 /// let cache = try ModelCache(compressed: blob)          // Z_MODELCACHE.Z_CONTENT
