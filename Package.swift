@@ -22,10 +22,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The model, its files' readers (ModelIO but what reads a store) and the code generator,
+        // apart from the rest of the library for the codegen plugin: SwiftPM builds a plugin's
+        // tool a second time for the host, and `graphstore-codegen` needs only these (about
+        // 6.7k lines), where `graphstore` would need the whole library and the shell (about
+        // 50k). GraphStore re-exports it, so `import GraphStore` still gives every name.
+        .target(name: "GraphStoreModel", dependencies: ["CZlib"]),
         .target(
             name: "GraphStore",
             dependencies: [
-                "CSQLite", "CZlib",
+                "GraphStoreModel", "CSQLite",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             linkerSettings: [.linkedLibrary("_FoundationICU")]
@@ -45,20 +51,24 @@ let package = Package(
         .executableTarget(name: "groceries-example", dependencies: ["GraphStore"], path: "examples/GroceryDude/Sources"),
         .executableTarget(name: "users-example", dependencies: ["GraphStore"], path: "examples/Users/Sources"),
         .executableTarget(name: "songbook-example", dependencies: ["GraphStore"], path: "examples/Songbook/Sources"),
-        // Generates an app's classes from its .xcdatamodeld at build time (`graphstore codegen`).
-        .plugin(name: "GraphStoreCodegen", capability: .buildTool(), dependencies: ["graphstore"]),
+        // Generates an app's classes from its .xcdatamodeld at build time. Its tool is
+        // `graphstore-codegen` (`graphstore codegen` on GraphStoreModel alone), not `graphstore`:
+        // SwiftPM builds a plugin's tool and everything it depends on again for the host, and an
+        // app's first build with the plugin would compile the whole library and the shell twice.
+        .executableTarget(name: "graphstore-codegen", dependencies: ["GraphStoreModel"]),
+        .plugin(name: "GraphStoreCodegen", capability: .buildTool(), dependencies: ["graphstore-codegen"]),
         .executableTarget(
             name: "plugin-example", dependencies: ["GraphStore"], path: "examples/PluginExample/Sources",
             resources: [.copy("BookStore.xcdatamodeld")], plugins: ["GraphStoreCodegen"]),
         .executableTarget(name: "predicate-vectors", dependencies: ["GraphStore"]),
         // Tests' temporary files, removed when the test process exits.
         .target(name: "TestScratch", dependencies: ["CSQLite"], path: "Tests/TestScratch"),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "CSQLite", "TestScratch"]),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "GraphStoreModel", "CSQLite", "TestScratch"]),
         // Golden transcripts are read from the source tree (see GoldenTests), not bundled.
         .testTarget(name: "GraphStoreShellTests", dependencies: ["GraphStoreShell", "GraphStore", "TestScratch"], exclude: ["Golden"]),
         // Measures a child's own peak memory for the end-to-end tests (see its main.c for why).
         .executableTarget(name: "peak-memory", path: "Tests/PeakMemory"),
-        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "peak-memory", "CSQLite", "TestScratch"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["graphstore", "graphstore-codegen", "peak-memory", "CSQLite", "TestScratch"]),
     ],
     swiftLanguageModes: [.v6]
 )

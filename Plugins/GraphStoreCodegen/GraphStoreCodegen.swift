@@ -2,14 +2,16 @@ import Foundation
 import PackagePlugin
 
 /// Generates the classes of each `.xcdatamodeld` (or `.xcdatamodel`) in a target at build
-/// time with `graphstore codegen`, so that they never drift from the model. Declare the
-/// model a resource of the target (`resources: [.copy("Model.xcdatamodeld")]`) so that
-/// SwiftPM hands it to the plugin, and add `plugins: ["GraphStoreCodegen"]`.
+/// time, so that they never drift from the model. Declare the model a resource of the target
+/// (`resources: [.copy("Model.xcdatamodeld")]`) so that SwiftPM hands it to the plugin, and
+/// add `plugins: ["GraphStoreCodegen"]`. The tool is `graphstore-codegen`: `graphstore
+/// codegen` built from GraphStoreModel alone, so that SwiftPM's second, host build of the
+/// tool compiles the model and its readers, not the whole library and the shell.
 @main
 struct GraphStoreCodegen: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let tool = try context.tool(named: "graphstore")
+        let tool = try context.tool(named: "graphstore-codegen")
         // A model is a folder; SwiftPM lists it (a resource copied whole) or the files inside it.
         var models: [URL: [URL]] = [:]
         for file in target.sourceFiles {
@@ -27,7 +29,7 @@ struct GraphStoreCodegen: BuildToolPlugin {
             return .buildCommand(
                 displayName: "Generating classes of \(model.lastPathComponent)",
                 executable: tool.url,
-                arguments: ["codegen", "--model", model.path, "--output-file", output.path],
+                arguments: ["--model", model.path, "--output-file", output.path],
                 inputFiles: models[model] ?? [],
                 outputFiles: [output])
         }

@@ -82,6 +82,35 @@ import TestScratch
         #expect(missing.status == 1 && missing.stderr.contains("nonexistent"))
     }
 
+    /// The plugin's tool, `graphstore-codegen`, writes what `graphstore codegen` writes:
+    /// the example's checked-in classes, as the one file the plugin asks for (in name order,
+    /// a blank line between them), byte for byte.
+    @Test func thePluginsToolWritesWhatGraphstoreCodegenWrites() throws {
+        let directory = try ScratchDirectory.make("graphstore-codegen")
+        let fromShell = directory.appendingPathComponent("shell.swift").path
+        let fromTool = directory.appendingPathComponent("tool.swift").path
+        let shell = try GraphStoreBinary.run(["codegen", "--model", Self.exampleModel, "--output-file", fromShell])
+        let tool = try GraphStoreBinary.run(["--model", Self.exampleModel, "--output-file", fromTool], executable: GraphStoreBinary.codegenPath)
+        #expect(shell.status == 0, "\(shell.stderr)")
+        #expect(tool.status == 0, "\(tool.stderr)")
+        let checkedIn = try files(in: Self.checkedIn).sorted { $0.key < $1.key }.map(\.value).joined(separator: "\n")
+        #expect(FileManager.default.contents(atPath: fromTool) == Data(checkedIn.utf8))
+        #expect(FileManager.default.contents(atPath: fromTool) == FileManager.default.contents(atPath: fromShell))
+    }
+
+    /// `graphstore-codegen` parses the same command line, and names itself in its messages.
+    @Test func thePluginsToolHasTheSameCommandLine() throws {
+        let tool = GraphStoreBinary.codegenPath
+        let usage = try GraphStoreBinary.run(["--model", "x", "--output", "y", "--bogus"], executable: tool)
+        #expect(usage.status == 2 && usage.stderr.contains("usage: graphstore-codegen --model"), "\(usage.stderr)")
+        #expect(try GraphStoreBinary.run(["--output", "/tmp"], executable: tool).status == 2)
+        let missing = try GraphStoreBinary.run(
+            ["--model", "/nonexistent.xcdatamodeld", "--output", try ScratchDirectory.make("graphstore-codegen").path], executable: tool)
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("graphstore-codegen: ") && missing.stderr.contains("nonexistent"), "\(missing.stderr)")
+        let help = try GraphStoreBinary.run(["--help"], executable: tool)
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: graphstore-codegen --model MODEL.xcdatamodeld (--output DIR | --output-file FILE) [--all]\n"))
+    }
+
     /// Corpus models of several shapes (inheritance, to-many, ordered, every attribute type),
     /// each generated with --all and compiled with swiftc in Swift 6 mode, warnings as errors.
     @Test func generatedCodeCompilesWithoutWarnings() throws {

@@ -7,7 +7,8 @@ public enum Launcher {
     /// Runs graphstore with these arguments (without the program name) and environment
     /// variables; returns the exit status.
     public static func run(arguments: [String], environment: LaunchEnvironment = .current) -> Int32 {
-        if arguments.first == "codegen" { return CodegenLauncher.run(Array(arguments.dropFirst())) }
+        // Before option parsing: the same command as the plugin's `graphstore-codegen`.
+        if arguments.first == "codegen" { return CodegenCommand.run(Array(arguments.dropFirst()), as: "graphstore codegen") }
         let options: LaunchOptions
         do {
             options = try LaunchOptions.parse(arguments)

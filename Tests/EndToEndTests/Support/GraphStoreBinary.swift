@@ -25,12 +25,22 @@ enum GraphStoreBinary {
         return packageRoot.appendingPathComponent(".build/debug/graphstore").path
     }
 
+    /// `graphstore-codegen`, the codegen plugin's tool, built beside `graphstore`.
+    static var codegenPath: String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("graphstore-codegen").path
+    }
+
     /// The bundled example store.
     static var exampleStore: String { packageRoot.appendingPathComponent("examples/BookStore/BookStore.sqlite").path }
 
-    /// Runs `graphstore` with arguments and optional standard input; `through` is a
-    /// program and its arguments that run it (`setpriv --reuid=65534 --`), if any.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], through launcher: [String] = []) throws -> Result {
+    /// Runs `graphstore` (or another of the package's executables) with arguments and
+    /// optional standard input; `through` is a program and its arguments that run it
+    /// (`setpriv --reuid=65534 --`), if any.
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], through launcher: [String] = [],
+        executable: String? = nil
+    ) throws -> Result {
+        let path = executable ?? Self.path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
         process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [path] + arguments

@@ -3,7 +3,8 @@ import TestScratch
 
 /// The built GraphStore module's public API, read from its symbol graph
 /// (`swift-symbolgraph-extract`, which leaves out unavailable declarations: the porting
-/// names of `Sources/GraphStore/Porting` are not counterparts).
+/// names of `Sources/GraphStore/Porting` are not counterparts), and from GraphStoreModel's,
+/// which GraphStore re-exports (the extractor does not follow `@_exported import`).
 struct PublicSymbols {
     /// A symbol's path: its enclosing types' names, then its own name with its argument
     /// labels (`["FetchRequest", "init(predicate:sortBy:)"]`).
@@ -35,17 +36,20 @@ struct PublicSymbols {
         #else
         let target = "x86_64-unknown-linux-gnu"
         #endif
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift-symbolgraph-extract", "-module-name", "GraphStore", "-target", target, "-I", modules,
-            "-minimum-access-level", "public", "-output-dir", directory.path,
-            "-Xcc", "-fmodule-map-file=\(root)/Sources/CSQLite/module.modulemap", "-Xcc", "-fmodule-map-file=\(root)/Sources/CZlib/module.modulemap"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        var output = ""
+        for module in ["GraphStore", "GraphStoreModel"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swift-symbolgraph-extract", "-module-name", module, "-target", target, "-I", modules,
+                "-minimum-access-level", "public", "-output-dir", directory.path,
+                "-Xcc", "-fmodule-map-file=\(root)/Sources/CSQLite/module.modulemap", "-Xcc", "-fmodule-map-file=\(root)/Sources/CZlib/module.modulemap"]
+            let pipe = Pipe()
+            process.standardError = pipe
+            process.standardOutput = pipe
+            try process.run()
+            output += String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+        }
         var symbols = PublicSymbols()
         let typeKinds: Set<String> = ["swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"]
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".symbols.json") {

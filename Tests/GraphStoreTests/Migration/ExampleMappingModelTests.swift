@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 extension MigrationTests {
     /// The Songbook example's mapping model (`examples/Songbook/Mappings`), made with

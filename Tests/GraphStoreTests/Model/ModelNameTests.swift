@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// Entity, property and fetch index names become SQL names and key paths: a model whose
 /// names are not identifiers is refused when it is built, with an error naming the entity,

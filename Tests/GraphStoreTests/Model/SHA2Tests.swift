@@ -1,5 +1,6 @@
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// SHA-256 and SHA-512 against FIPS 180-4's examples (the one-block and multi-block messages)
 /// and messages of `a`s at each padding edge (a length that leaves no room for the length

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// Core Data's version-hash construction on models whose hashes are known from stores Core
 /// Data wrote (the values are copied from those stores' metadata, so no corpus is needed).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// Builds `NSKeyedArchiver` archives by hand, object by object, the way Core Data's own
 /// archives are laid out (`$objects`, `$top`, `CF$UID` references, `$class` entries).

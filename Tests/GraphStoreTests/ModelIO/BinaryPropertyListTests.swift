@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// GraphStore's own binary property-list reader: the same values as Foundation on real
 /// stores, and an error (never a crash) on damaged bytes.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 extension ModelIOTests {
     /// Damaged caches and model files never crash: each either decodes or is a typed error.

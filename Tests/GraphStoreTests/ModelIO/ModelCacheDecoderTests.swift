@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 extension ModelIOTests {
     /// The `Z_MODELCACHE` decoder on a hand-built archive (everything the corpus caches do not

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// `NSSecureUnarchiveFromData`'s archives: keyed archives of Foundation's plist classes read
 /// into ``PropertyListValue``s (archives made by hand, object by object, as Apple's archiver

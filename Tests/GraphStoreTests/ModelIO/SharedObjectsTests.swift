@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// Property lists and keyed archives whose objects reuse objects: an array holding the same
 /// array twice, which holds another twice, 60 levels deep, is 300 bytes and stands for 2^60

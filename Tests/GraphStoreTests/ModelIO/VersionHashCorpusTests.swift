@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 extension ModelIOTests {
     /// Every ground truth for version hashes in the corpus: the `NSStoreModelVersionHashes`

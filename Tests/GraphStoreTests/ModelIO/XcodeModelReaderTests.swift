@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GraphStore
+@testable import GraphStoreModel
 
 extension ModelIOTests {
     /// The Xcode `contents` reader on small models written by the tests.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestScratch
 @testable import GraphStore
+@testable import GraphStoreModel
 
 /// `Z_SUPER` read from a store: a cycle is an error naming the entities in it (it used to
 /// hang inference), and a deep hierarchy is checked in one linear walk (a 1,000-deep chain

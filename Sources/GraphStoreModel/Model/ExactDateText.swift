@@ -6,9 +6,9 @@ import Foundation
 /// `…:28Z`). Foundation's ISO 8601 style stops at milliseconds, and goes through seconds
 /// since 1970, which rounds; this works on the reference-date seconds alone, with whole
 /// seconds as an integer and the fraction as decimal digits, so nothing is rounded twice.
-enum ExactDateText {
+package enum ExactDateText {
     /// `date` in `timeZone`: `Z` in UTC (or any zone at offset zero), else `+01:00`.
-    static func string(from date: Date, in timeZone: TimeZone) -> String {
+    package static func string(from date: Date, in timeZone: TimeZone) -> String {
         let seconds = date.timeIntervalSinceReferenceDate
         guard let (whole, fraction) = decimalParts(of: seconds) else { return AttributeValue.format(seconds) }
         let offset = timeZone.secondsFromGMT(for: date)
@@ -51,7 +51,7 @@ enum ExactDateText {
     }
 
     /// The double nearest `whole + 0.fraction` (the decimal read at once, so rounded once).
-    static func seconds(whole: Int64, fraction: String) -> Double? {
+    package static func seconds(whole: Int64, fraction: String) -> Double? {
         let trimmed = String(fraction.reversed().drop { $0 == "0" }.reversed())
         if trimmed.isEmpty { return Double(whole) }
         if whole >= 0 { return Double("\(whole).\(trimmed)") }
@@ -74,7 +74,7 @@ enum ExactDateText {
     // MARK: - The proleptic Gregorian calendar, by day numbers
 
     /// Days from 2001-01-01 to a date (negative before it).
-    static func daysSince2001(year: Int64, month: Int, day: Int) -> Int64 {
+    package static func daysSince2001(year: Int64, month: Int, day: Int) -> Int64 {
         // Howard Hinnant's days_from_civil, shifted from 1970-01-01 to 2001-01-01 (11323 days).
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
@@ -99,7 +99,7 @@ enum ExactDateText {
     }
 
     /// The days of a month (February by the Gregorian leap rule).
-    static func daysIn(month: Int, year: Int64) -> Int {
+    package static func daysIn(month: Int, year: Int64) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

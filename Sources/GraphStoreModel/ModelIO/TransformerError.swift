@@ -50,7 +50,7 @@ public struct TransformerError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The same error, naming the object and attribute whose value it is about.
-    func about(object: String, key: String) -> TransformerError {
+    package func about(object: String, key: String) -> TransformerError {
         TransformerError(reason, transformerName: transformerName, object: object, key: key)
     }
 

@@ -45,7 +45,7 @@ open class SecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Send
     var errorName: String { ValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue }
 
     /// The archive read, or why it cannot be.
-    func decode(_ data: Data) throws(TransformerError) -> PropertyListValue {
+    package func decode(_ data: Data) throws(TransformerError) -> PropertyListValue {
         try PropertyListValue(keyedArchive: data, allowing: type(of: self).allowedTopLevelClassNames, transformerName: errorName)
     }
 

@@ -12,23 +12,23 @@
 /// InheritanceCycles(nodes: [1, 2, 3]) { parents[$0] }.first   // nil: no cycle
 /// InheritanceCycles(nodes: [1, 2]) { $0 == 1 ? 2 : 1 }.first   // [1, 2, 1]
 /// ```
-struct InheritanceCycles<Node: Hashable> {
+package struct InheritanceCycles<Node: Hashable> {
     /// How deep an inheritance tree may be: far beyond any real model (a few levels), and
     /// shallow enough that the per-entity lists of ancestors and descendants a store keeps
     /// (which grow with the square of a chain's length) stay small.
-    static var maximumDepth: Int { 1_024 }
+    package static var maximumDepth: Int { 1_024 }
 
     /// The first cycle found, starting and ending with the same node; nil when there is none.
-    private(set) var first: [Node]?
+    package private(set) var first: [Node]?
     /// The node with the longest chain of ancestors, and that chain's length counting the
     /// node itself (a root is at depth 1); nil when there are no nodes or there is a cycle.
-    private(set) var deepest: (node: Node, depth: Int)?
+    package private(set) var deepest: (node: Node, depth: Int)?
     /// How many times a walk stepped from a node to its parent (at most the node count).
     private(set) var steps = 0
 
     /// Walks up from each node in `nodes` order; `parent` gives a node's parent, or nil
     /// for a root (a parent that is not itself a node also ends the walk).
-    init(nodes: [Node], parent: (Node) -> Node?) {
+    package init(nodes: [Node], parent: (Node) -> Node?) {
         // The depth of each node a walk has cleared (so cleared nodes are its keys).
         var cleared: [Node: Int] = [:]
         cleared.reserveCapacity(nodes.count)

@@ -8,12 +8,12 @@ import Foundation
 /// and its ``ValueTransformer/reverseTransformedValue(_:)`` reads them; the unarchiving
 /// transformers (``SecureUnarchiveFromDataTransformer`` and its subclasses) are used the other
 /// way round, as Core Data uses them ("in reverse", its documentation says of the default).
-struct AttributeTransformer {
+package struct AttributeTransformer {
     let name: ValueTransformerName
     let transformer: ValueTransformer
 
     /// The transformer of `attribute`, or ``TransformerError/Reason/unregistered`` naming it.
-    init(for attribute: AttributeDescription) throws(TransformerError) {
+    package init(for attribute: AttributeDescription) throws(TransformerError) {
         guard attribute.type == .transformable else {
             throw TransformerError(.notTransformable(attribute.type.xcodeName), transformerName: attribute.valueTransformerName ?? "", key: attribute.name)
         }
@@ -26,10 +26,10 @@ struct AttributeTransformer {
     }
 
     /// The unarchiving transformer, when this is one.
-    var unarchiver: SecureUnarchiveFromDataTransformer? { transformer as? SecureUnarchiveFromDataTransformer }
+    package var unarchiver: SecureUnarchiveFromDataTransformer? { transformer as? SecureUnarchiveFromDataTransformer }
 
     /// The app's value for stored bytes.
-    func value(from bytes: Data) throws(TransformerError) -> Any? {
+    package func value(from bytes: Data) throws(TransformerError) -> Any? {
         if let unarchiver { return try unarchiver.decode(bytes).foundationValue }
         guard type(of: transformer).allowsReverseTransformation() else { throw TransformerError(.notReversible, transformerName: name.rawValue) }
         guard let value = transformer.reverseTransformedValue(bytes) else {
@@ -39,7 +39,7 @@ struct AttributeTransformer {
     }
 
     /// The bytes to store for the app's value (nil stores no value).
-    func bytes(for value: Any?) throws(TransformerError) -> Data? {
+    package func bytes(for value: Any?) throws(TransformerError) -> Data? {
         guard let value = AttributeTransformer.unwrapped(value) else { return nil }
         if let unarchiver { return try unarchiver.encode(value) }
         let transformed = transformer.transformedValue(value)

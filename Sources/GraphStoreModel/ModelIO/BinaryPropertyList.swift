@@ -18,18 +18,18 @@ import Foundation
 /// ```swift
 /// let value = try BinaryPropertyList.parse(blob)    // .dictionary(["NSStoreType": .string("SQLite"), …])
 /// ```
-enum BinaryPropertyList {
+package enum BinaryPropertyList {
     /// Why the bytes are not a readable binary property list.
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         var reason: String
-        var description: String { "not a readable binary property list: \(reason)" }
+        package var description: String { "not a readable binary property list: \(reason)" }
     }
 
     /// Whether the data starts like a binary property list.
-    static func isBinary(_ data: Data) -> Bool { data.starts(with: Array("bplist0".utf8)) }
+    package static func isBinary(_ data: Data) -> Bool { data.starts(with: Array("bplist0".utf8)) }
 
     /// Parses the whole property list.
-    static func parse(_ data: Data) throws(Failure) -> ArchiveValue {
+    package static func parse(_ data: Data) throws(Failure) -> ArchiveValue {
         try parseCountingObjects(data).value
     }
 
@@ -226,7 +226,7 @@ enum BinaryPropertyList {
 extension ArchiveValue {
     /// The value as Foundation property-list objects (String, NSNumber, Data, Date, arrays,
     /// dictionaries), for metadata dictionaries that callers read with `as?` casts.
-    var foundationValue: Any {
+    package var foundationValue: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let b): return NSNumber(value: b)

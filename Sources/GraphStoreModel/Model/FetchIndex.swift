@@ -73,7 +73,7 @@ public struct FetchRequestTemplate: Sendable, Hashable {
 ///                            userInfo: ["prefix": "The"])
 /// ```
 ///
-/// See ``ManagedObject/objects(forKey:)`` for how it is read.
+/// See `ManagedObject.objects(forKey:)` for how it is read.
 public struct FetchedPropertyDescription: Sendable, Hashable {
     /// The property name.
     public var name: String

@@ -1,8 +1,8 @@
 /// Swift source for a model's entities, as Xcode's "Codegen" setting makes it: one file per
 /// entity, a whole class for "Class Definition", the properties in an extension of the
 /// app's own class for "Category/Extension", nothing for "Manual/None" (unless every entity
-/// is asked for). Properties are computed ones over ``ManagedObject/attributeProperty(_:as:)``
-/// and its siblings, with the same behaviour as ``Attribute`` and ``Relationship`` (which
+/// is asked for). Properties are computed ones over `ManagedObject.attributeProperty(_:as:)`
+/// and its siblings, with the same behaviour as `Attribute` and `Relationship` (which
 /// are for classes written by hand) at the cost of `get`/`set`. What `graphstore codegen` and the GraphStoreCodegen plugin write.
 ///
 /// ```swift
@@ -16,7 +16,7 @@
 /// number or Boolean with "Use Scalar Type" a plain one (`Int64`, `Bool`, reading 0 or
 /// false where the store holds NULL); a to-one is `Destination?`, a to-many
 /// `Set<Destination>`, an ordered one `[Destination]`, a fetched property a read-only
-/// `[Destination]` (``ManagedObject/fetchedProperty(_:as:)``). A sub-entity's class inherits its
+/// `[Destination]` (`ManagedObject.fetchedProperty(_:as:)`). A sub-entity's class inherits its
 /// parent's. The class is named by `representedClassName` (its module prefix dropped), or
 /// by the entity when that is absent or `NSManagedObject`.
 public struct ModelCodeGenerator: Sendable {
@@ -225,7 +225,7 @@ public struct ModelCodeGenerator: Sendable {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    /// Whether a property is named like a member of ``ManagedObject`` (`description`,
+    /// Whether a property is named like a member of `ManagedObject` (`description`,
     /// `entity`…): it gets no typed property, and is read with `get`/`set` by name.
     static func clashes(_ name: String) -> Bool { managedObjectMembers.contains(name) }
 

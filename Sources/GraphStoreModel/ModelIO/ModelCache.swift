@@ -7,7 +7,7 @@ import Foundation
 /// the `NSManagedObjectModel`. Decoding it gives the store's exact property names and types,
 /// relationships with inverses and delete rules, inheritance, constraints and indexes, which
 /// schema inference can only guess. The archive does not hold the entities' version hashes;
-/// ``PersistentStore`` takes those from the store's metadata.
+/// `PersistentStore` takes those from the store's metadata.
 ///
 /// ```swift
 /// let cache = try ModelCache(compressed: blob)          // Z_MODELCACHE.Z_CONTENT
@@ -53,7 +53,7 @@ public struct ModelCache: Sendable {
     }
 
     /// A cache whose model carries the entity version hashes from a store's metadata.
-    func withVersionHashes(_ hashes: [String: Data]) -> ModelCache {
+    package func withVersionHashes(_ hashes: [String: Data]) -> ModelCache {
         var model = model
         model.knownVersionHashes = hashes.filter { name, _ in model.entity(named: name) != nil }
         return ModelCache(model: model, warnings: warnings)

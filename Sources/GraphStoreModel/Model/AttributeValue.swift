@@ -140,7 +140,7 @@ extension AttributeValue: CustomStringConvertible {
 
 extension AttributeValue {
     /// The value as a message shows it: a string quoted (and cut when long), others plain.
-    var quotedInMessages: String {
+    package var quotedInMessages: String {
         guard case .string(let s) = self else { return description }
         let cut = s.count > 60 ? String(s.prefix(57)) + "…" : s
         return "\"\(cut)\""

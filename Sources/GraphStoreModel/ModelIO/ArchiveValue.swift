@@ -6,7 +6,7 @@ import Foundation
 /// between Linux and Apple platforms (a Boolean may arrive as `Bool` or as an `NSNumber`, a
 /// reference as a private UID class). Converting once into this enum keeps every decoder
 /// above it free of those differences.
-enum ArchiveValue: Sendable, Hashable {
+package enum ArchiveValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
