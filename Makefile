@@ -10,11 +10,12 @@ VECTORS ?= ../shared/corpus/predicates/vectors.jsonl
 all: build
 
 ## deps: install the system libraries the build needs (libedit, sqlite3, zlib headers), and
-## mandoc, which the tests use to lint the manual page, and python3 for scripts/fault-injection
-## when there is none.
+## mandoc, which the tests use to lint the manual page, the sqlite3 program, which the
+## seed-verification page's hand-made store is made with, and python3 for
+## scripts/fault-injection when there is none.
 deps:
 	@missing=""; \
-	for pkg in libedit-dev libsqlite3-dev zlib1g-dev mandoc; do \
+	for pkg in libedit-dev libsqlite3-dev zlib1g-dev mandoc sqlite3; do \
 	  dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
