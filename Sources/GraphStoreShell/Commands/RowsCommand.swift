@@ -32,7 +32,8 @@ enum RowsCommand {
         var plans: [Int: RowCellPlan] = [:]
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
-                let plan = plans[row.entityNumber] ?? RowCellPlan(mapping: row.mapping, columns: columns)
+                if let plan = plans[row.entityNumber] { return sink.row(plan.cells(of: row, shell: shell)) }
+                let plan = RowCellPlan(mapping: row.mapping, columns: columns)
                 plans[row.entityNumber] = plan
                 sink.row(plan.cells(of: row, shell: shell))
             }
