@@ -280,12 +280,18 @@ public final class Shell {
     /// terminal says so once, on the diagnostics.
     public func emit(columns: [String], _ produce: (ResultSink) throws -> Void) rethrows {
         let result = startResult(columns: columns)
-        try produce(result.sink)
+        do {
+            try produce(result.sink)
+        } catch {
+            // The rows written before the failure are shown, as they were produced.
+            result.sink.flush()
+            throw error
+        }
         result.finish()
     }
 
     /// A result's writer, and what ends the result once every row is in (see ``emit(columns:_:)``).
-    func startResult(columns: [String]) -> (sink: ResultSink, finish: () -> Void) {
+    func startResult(columns: [String]) -> (sink: ResultWriter, finish: () -> Void) {
         let settings = effectiveSettings
         let writer = ResultWriter(
             settings: settings,

@@ -329,17 +329,55 @@ import Testing
         #expect(layout.widths.reduce(0, +) + ColumnLayout.overhead(columns: layout.widths.count + 1) + 1 <= 80)
     }
 
-    /// Rows leave the writer as they arrive: a result is never gathered whole in memory.
+    /// Rows leave the writer as they arrive, in pieces of at most ``OutputBytes/capacity``
+    /// bytes: a result is never gathered whole in memory.
     @Test(arguments: OutputMode.allCases) func resultsStream(mode: OutputMode) {
+        var settings = OutputSettings()
+        settings.mode = mode
+        var written = ""
+        var pieces: [Int] = []
+        let writer = ResultWriter(settings: settings) {
+            written += $0
+            pieces.append($0.utf8.count)
+        }
+        writer.begin(columns: ["n"])
+        // Far more rows than the aligned modes measure, and far more bytes than one piece.
+        let total = 40_000
+        for i in 0..<total { writer.row([.value(.integer(Int64(i + 100_000)))]) }
+        // Before end(): the first half of the rows is out, whatever the mode.
+        #expect(written.contains("\(total / 2 + 100_000)"), "\(mode) held its rows back")
+        #expect(pieces.allSatisfy { $0 < OutputBytes.capacity + 1_024 }, "\(mode) wrote a piece of \(pieces.max() ?? 0) bytes")
+        writer.end()
+        #expect(written.contains("\(total - 1 + 100_000)"))
+    }
+
+    /// A writer stopped part-way (the command failed, or Ctrl-C) hands on the rows it has.
+    @Test(arguments: [OutputMode.csv, .json, .list]) func flushShowsTheRowsWrittenSoFar(mode: OutputMode) {
         var settings = OutputSettings()
         settings.mode = mode
         var written = ""
         let writer = ResultWriter(settings: settings) { written += $0 }
         writer.begin(columns: ["n"])
-        let total = 2 * ResultWriter.measuredRows + 10
-        for i in 0..<total { writer.row([.value(.integer(Int64(i)))]) }
-        // Before end(): every row past the measured ones is already out.
-        #expect(written.contains("\(total - 1)"), "\(mode) held its rows back")
-        writer.end()
+        writer.row([.value(.integer(41))])
+        writer.row([.text("forty-two")])
+        #expect(written.isEmpty, "a piece is handed on only when full")
+        writer.flush()
+        #expect(written.contains("41") && written.contains("forty-two"))
+    }
+
+    /// Numbers and text written from their bytes read as the strings they stand for.
+    @Test func bytesAreTheStringsTheyStandFor() {
+        var bytes = OutputBytes()
+        for value: Int64 in [0, 7, -7, 10, 1_000_000, .max, .min] { bytes.append(integer: value); bytes.append(byte: 0x20) }
+        #expect(bytes.take() == "0 7 -7 10 1000000 9223372036854775807 -9223372036854775808 ")
+        let texts = ["plain", "é ok", "a\"b", "back\\slash", "line\nbreak\r\t", "\u{1}\u{7F}", ""]
+        for text in texts {
+            bytes.append(jsonString: text)
+            #expect(bytes.take() == JSONText.string(text), "\(text.debugDescription)")
+            bytes.append(csvField: text, separator: ",")
+            #expect(bytes.take() == FieldText.csv(text), "\(text.debugDescription)")
+        }
+        bytes.append(csvInteger: -5, separator: "-")
+        #expect(bytes.take() == "\"-5\"")
     }
 }

@@ -31,6 +31,10 @@ final class RowLayout {
     let mapping: EntityMapping
     let attributes: [Attribute]
     let toOnes: [ToOne]
+    /// For each of the entity's attributes, its position in ``attributes`` (-1: not stored).
+    private let attributePositions: [Int]
+    /// For each of the entity's relationships, its position in ``toOnes`` (-1: not a stored to-one).
+    private let toOnePositions: [Int]
 
     /// `positions` are the entity's ``EntityMapping/rowColumns`` positions among the
     /// family's columns (see ``RowReader``); `lookup` finds a mapping by entity number.
@@ -59,6 +63,24 @@ final class RowLayout {
         }
         self.attributes = attributes
         self.toOnes = toOnes
+        var attributePositions = Array(repeating: -1, count: mapping.attributeTypes.count)
+        for (position, attribute) in attributes.enumerated() { attributePositions[attribute.index] = position }
+        var toOnePositions = Array(repeating: -1, count: mapping.relationships.count)
+        for (position, toOne) in toOnes.enumerated() { toOnePositions[toOne.index] = position }
+        self.attributePositions = attributePositions
+        self.toOnePositions = toOnePositions
+    }
+
+    /// The stored attribute at `index` in the entity's attributes; nil when it is not stored.
+    func attribute(at index: Int) -> Attribute? {
+        guard attributePositions.indices.contains(index), attributePositions[index] >= 0 else { return nil }
+        return attributes[attributePositions[index]]
+    }
+
+    /// The stored to-one at `index` in the entity's relationships; nil when it is not one.
+    func toOne(at index: Int) -> ToOne? {
+        guard toOnePositions.indices.contains(index), toOnePositions[index] >= 0 else { return nil }
+        return toOnes[toOnePositions[index]]
     }
 }
 

@@ -33,20 +33,87 @@ enum FetchCommand {
         // Record modes (JSON, JSONL, line) carry each object's URI beside its ID.
         let withURI = [OutputMode.json, .jsonl, .line].contains(shell.effectiveSettings.mode)
         try shell.emit(columns: ["object"] + (withURI ? ["uri"] : []) + attributes + toOnes) { sink in
+            var plans = FetchCellPlans(attributes: attributes, toOnes: toOnes, withURI: withURI)
+            // Straight from the rows when nothing unsaved can change the answer; else objects.
+            let streamed = try context.enumerateStoredRows(request) { row in
+                sink.row(try plans.plan(for: row.mapping).cells(of: row, shell: shell))
+            }
+            guard !streamed else { return }
             try context.enumerate(request) { object in
-                var cells: [Cell] = [.text(object.objectID.description)]
-                if withURI { cells.append(.text(object.objectID.uriRepresentation)) }
-                for key in attributes {
-                    guard object.mapping.attribute(named: key) != nil else { cells.append(.absent); continue }
-                    cells.append(try shell.attributeCell(object, key: key))
-                }
-                for key in toOnes {
-                    guard object.mapping.relationship(named: key) != nil else { cells.append(.absent); continue }
-                    cells.append(try object.objectID(forKey: key).map { .text($0.description) } ?? .null)
-                }
-                sink.row(cells)
+                sink.row(try plans.plan(for: object.mapping).cells(of: object, shell: shell))
             }
         }
+    }
+}
+
+/// Where each column `fetch` shows comes from in the objects of one concrete entity, worked
+/// out once per entity: a row's cells are read by index, not looked up by name.
+struct FetchCellPlan {
+    /// Per attribute column: its index in the entity's attributes and whether it is
+    /// Transformable; nil when the entity has no such attribute (a sibling's).
+    let attributes: [(index: Int, transformable: Bool)?]
+    /// Per to-one column: its index in the entity's relationships; nil when it has none.
+    let toOnes: [Int?]
+    let withURI: Bool
+
+    init(mapping: EntityMapping, attributes: [String], toOnes: [String], withURI: Bool) {
+        self.attributes = attributes.map { key in
+            mapping.attributeIndex(of: key).map { ($0, mapping.attributes[$0].attribute.type == .transformable) }
+        }
+        self.toOnes = toOnes.map { key in mapping.relationshipIndex(of: key).flatMap { mapping.relationships[$0].relationship.isToMany ? nil : $0 } }
+        self.withURI = withURI
+    }
+
+    /// The cells of a stored row: its ID (and URI), attribute values, to-one destinations.
+    func cells(of row: FetchedRow, shell: Shell) throws -> [Cell] {
+        try cells(row.objectID, value: { try row.value(at: $0) }, destination: { try row.destinationID(at: $0) }, shell: shell)
+    }
+
+    /// The cells of an object, as of its current values.
+    func cells(of object: ManagedObject, shell: Shell) throws -> [Cell] {
+        let mapping = object.mapping
+        return try cells(
+            object.objectID, value: { try object.value(forKey: mapping.attributes[$0].attribute.name) },
+            destination: { try object.objectID(forKey: mapping.relationships[$0].relationship.name) }, shell: shell)
+    }
+
+    private func cells(
+        _ id: ObjectID, value: (Int) throws -> AttributeValue?, destination: (Int) throws -> ObjectID?, shell: Shell
+    ) throws -> [Cell] {
+        var cells: [Cell] = []
+        cells.reserveCapacity(1 + (withURI ? 1 : 0) + attributes.count + toOnes.count)
+        cells.append(.objectID(id))
+        if withURI { cells.append(.objectURI(id)) }
+        for attribute in attributes {
+            guard let attribute else { cells.append(.absent); continue }
+            cells.append(try shell.attributeCell(transformable: attribute.transformable) { try value(attribute.index) })
+        }
+        for toOne in toOnes {
+            guard let toOne else { cells.append(.absent); continue }
+            cells.append(try destination(toOne).map(Cell.objectID) ?? .null)
+        }
+        return cells
+    }
+}
+
+/// The cell plan of each concrete entity a fetch has met.
+struct FetchCellPlans {
+    let attributes: [String]
+    let toOnes: [String]
+    let withURI: Bool
+    private var byEntity: [Int: FetchCellPlan] = [:]
+
+    init(attributes: [String], toOnes: [String], withURI: Bool) {
+        self.attributes = attributes
+        self.toOnes = toOnes
+        self.withURI = withURI
+    }
+
+    mutating func plan(for mapping: EntityMapping) -> FetchCellPlan {
+        if let plan = byEntity[mapping.number] { return plan }
+        let plan = FetchCellPlan(mapping: mapping, attributes: attributes, toOnes: toOnes, withURI: withURI)
+        byEntity[mapping.number] = plan
+        return plan
     }
 }
 

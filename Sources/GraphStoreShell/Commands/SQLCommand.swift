@@ -70,15 +70,21 @@ extension Shell {
     /// hands the column names to its first closure, then each row to its second. Nothing
     /// is written when the query fails before its first row.
     func emit(rows query: (_ columns: ([String]) throws -> Void, _ row: ([SQLiteValue]) throws -> Void) throws -> Void) throws {
-        var sink: ResultSink?
+        var sink: ResultWriter?
         var finish: (() -> Void)?
-        try query({ columns in
-            let started = startResult(columns: columns)
-            sink = started.sink
-            finish = started.finish
-        }, { values in
-            sink?.row(values.map(SQLCommand.cell))
-        })
+        do {
+            try query({ columns in
+                let started = startResult(columns: columns)
+                sink = started.sink
+                finish = started.finish
+            }, { values in
+                sink?.row(values.map(SQLCommand.cell))
+            })
+        } catch {
+            // The rows written before the failure are shown.
+            sink?.flush()
+            throw error
+        }
         finish?()
     }
 }

@@ -12,10 +12,19 @@ enum FieldText {
     /// break (U+000A–U+000D, U+0085, U+2028, U+2029, the characters `isNewline` names), the
     /// separator, or a space at either end.
     static func csvNeedsQuotes(_ text: String, separator: String) -> Bool {
-        let bytes = text.utf8
+        guard separator.utf8.count == 1, let separatorByte = separator.utf8.first else {
+            let bytes = text.utf8
+            if bytes.first == 0x20 || bytes.last == 0x20 || (!separator.isEmpty && text.contains(separator)) { return true }
+            return Array(bytes).withUnsafeBufferPointer { csvNeedsQuotes($0, separator: nil) }
+        }
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ csvNeedsQuotes($0, separator: separatorByte) }) { return answer }
+        return Array(text.utf8).withUnsafeBufferPointer { csvNeedsQuotes($0, separator: separatorByte) }
+    }
+
+    /// ``csvNeedsQuotes(_:separator:)`` on a field's UTF-8 bytes, with a separator of one
+    /// byte (nil: one the caller has looked for already).
+    static func csvNeedsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Bool {
         if bytes.first == 0x20 || bytes.last == 0x20 { return true }
-        let separatorByte: UInt8? = separator.utf8.count == 1 ? separator.utf8.first : nil
-        if separatorByte == nil, !separator.isEmpty, text.contains(separator) { return true }
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         for byte in bytes {
@@ -23,7 +32,7 @@ enum FieldText {
             case 0x22, 0x0A...0x0D: return true
             case 0x85 where previous == 0xC2: return true
             case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: return true
-            default: if byte == separatorByte { return true }
+            default: if byte == separator { return true }
             }
             beforePrevious = previous
             previous = byte

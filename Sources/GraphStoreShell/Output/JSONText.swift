@@ -12,6 +12,8 @@ enum JSONText {
         case .text(let s): return string(s)
         case .placeholder(_, let json): return json
         case .transformed(let value): return TransformedValueText.json(value, timeZone: .gmt)
+        case .objectID(let id): return string(id.description)
+        case .objectURI(let id): return string(id.uriRepresentation)
         case .value(let v):
             switch v {
             case .integer(let i): return String(i)

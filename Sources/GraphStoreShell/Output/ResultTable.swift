@@ -15,6 +15,10 @@ public enum Cell: Sendable, Hashable {
     /// A Transformable value decoded from its keyed archive (`.transformed on`): JSON text in
     /// the text modes, JSON in the JSON modes (see ``TransformedValueText``).
     case transformed(PropertyListValue)
+    /// An object's ID in its short form (`Book/p4`), written without a string of its own.
+    case objectID(ObjectID)
+    /// An object's ID as Core Data's URI (`x-coredata://<store UUID>/Book/p4`).
+    case objectURI(ObjectID)
 
     /// The cell as plain text (`nullText` for NULL).
     public func rendered(null nullText: String) -> String {
@@ -25,6 +29,8 @@ public enum Cell: Sendable, Hashable {
         case .text(let s): s
         case .placeholder(let text, _): text
         case .transformed(let value): TransformedValueText.text(value, wholeBytes: true, timeZone: .gmt)
+        case .objectID(let id): id.description
+        case .objectURI(let id): id.uriRepresentation
         }
     }
 }

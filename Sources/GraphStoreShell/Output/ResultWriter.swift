@@ -11,6 +11,10 @@ import GraphStore
 /// memory at once. The json and jsonl modes hand their row objects to a run's one JSON
 /// document instead, when there is one (`--json-document`, ``JSONDocument``).
 ///
+/// Rows are written as bytes into one reused buffer (``OutputBytes``), which is handed to
+/// `write` whenever it holds about 16 KiB, at ``end()``, and at ``flush()``: a command
+/// that stops part-way flushes the rows it has written.
+///
 /// ```swift
 /// var settings = OutputSettings()
 /// settings.mode = .json
@@ -28,6 +32,8 @@ public final class ResultWriter: ResultSink {
     private var columns: [String] = []
     /// The column names as JSON strings, followed by `:` (made once, written on every row).
     private var jsonKeys: [String] = []
+    /// The text written and not yet handed to `write`.
+    private var pending = OutputBytes()
     private var started = false
     private var table: AlignedTable?
     private var labelWidth = 0
@@ -73,40 +79,67 @@ public final class ResultWriter: ResultSink {
         // After Ctrl-C the rest of the result is dropped; the command then reports the interruption.
         if isInterrupted() { return }
         start()
+        defer {
+            rowCount += 1
+            if pending.isFull { flush() }
+        }
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
-        var cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
-        // Dates print as ISO 8601 in the zone `.tz` sets, in every mode, with every digit the
-        // stored value has; bytes print whole (0x hex) in every mode but the aligned ones a
-        // person reads, which show their size and first bytes.
-        for (index, cell) in cells.enumerated() {
-            guard case .value(let value) = cell else { continue }
-            switch value {
-            case .date(let date): cells[index] = .text(ISO8601DateText.string(from: date, in: settings.timeZone))
-            case .data(let data) where settings.mode.showsBytesWhole: cells[index] = .text(SeedValueText.hex(data))
-            default: continue
-            }
-        }
-        // A decoded Transformable value: JSON in the JSON modes, JSON text elsewhere, its
-        // dates in the `.tz` zone and its bytes as the mode shows bytes.
-        for (index, cell) in cells.enumerated() {
-            guard case .transformed(let value) = cell else { continue }
-            let zone = settings.timeZone
-            cells[index] = settings.mode == .json || settings.mode == .jsonl
-                ? .placeholder(text: "", json: TransformedValueText.json(value, timeZone: zone))
-                : .text(TransformedValueText.text(value, wholeBytes: settings.mode.showsBytesWhole, timeZone: zone))
-        }
-        defer { rowCount += 1 }
+        let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
         switch settings.mode {
-        case .csv: write(csvRow(cells))
-        case .tsv: write(cells.map { FieldText.tsv(text($0)) }.joined(separator: "\t") + "\n")
-        case .list: write(cells.map(text).joined(separator: columnSeparator) + rowSeparator)
-        case .html: write(htmlRow(cells.map(text), cell: "TD"))
-        case .json where document != nil, .jsonl where document != nil: document?.row(jsonObject(cells))
-        case .json: write((rowCount == 0 ? "\n" : ",\n") + jsonObject(cells))
-        case .jsonl: write(jsonObject(cells) + "\n")
+        case .csv: writeCSVRow(cells)
+        case .json where document == nil:
+            pending.append(rowCount == 0 ? "\n" : ",\n")
+            writeJSONObject(cells)
+        case .jsonl where document == nil:
+            writeJSONObject(cells)
+            pending.append(byte: 0x0A)
+        default: writeOtherRow(cells.map(shown))
+        }
+    }
+
+    /// A row in the modes written from strings: tsv, list, html, a JSON document's rows,
+    /// line records and the aligned modes.
+    private func writeOtherRow(_ cells: [Cell]) {
+        switch settings.mode {
+        case .tsv: put(cells.map { FieldText.tsv(text($0)) }.joined(separator: "\t") + "\n")
+        case .list: put(cells.map(text).joined(separator: columnSeparator) + rowSeparator)
+        case .html: put(htmlRow(cells.map(text), cell: "TD"))
+        case .json, .jsonl: document?.row(jsonObject(cells))
         case .line: writeLineRecord(cells)
         case .table, .box, .markdown: table?.add(cells)
+        case .csv: writeCSVRow(cells)
         }
+    }
+
+    /// A cell as the mode shows it. Dates print as ISO 8601 in the zone `.tz` sets, in every
+    /// mode, with every digit the stored value has; bytes print whole (0x hex) in every mode
+    /// but the aligned ones a person reads, which show their size and first bytes. A decoded
+    /// Transformable value is JSON in the JSON modes, JSON text elsewhere, its dates in the
+    /// `.tz` zone and its bytes as the mode shows bytes.
+    private func shown(_ cell: Cell) -> Cell {
+        switch cell {
+        case .value(.date(let date)): return .text(ISO8601DateText.string(from: date, in: settings.timeZone))
+        case .value(.data(let data)) where settings.mode.showsBytesWhole: return .text(SeedValueText.hex(data))
+        case .transformed(let value):
+            let zone = settings.timeZone
+            return settings.mode == .json || settings.mode == .jsonl
+                ? .placeholder(text: "", json: TransformedValueText.json(value, timeZone: zone))
+                : .text(TransformedValueText.text(value, wholeBytes: settings.mode.showsBytesWhole, timeZone: zone))
+        default: return cell
+        }
+    }
+
+    /// Hands the rows written so far to `write`. A command that stops part-way (an error,
+    /// Ctrl-C) calls it, so that the rows before the stop are shown.
+    public func flush() {
+        guard !pending.isEmpty else { return }
+        write(pending.take())
+    }
+
+    /// Adds text to what is written.
+    private func put(_ text: String) {
+        pending.append(text)
+        if pending.isFull { flush() }
     }
 
     /// Ends the result: what a result with no rows shows (a header, `[]`), and the closing
@@ -115,10 +148,11 @@ public final class ResultWriter: ResultSink {
         start()
         switch settings.mode {
         case .json where document != nil, .jsonl where document != nil: document?.endRows()
-        case .json: write(rowCount == 0 ? "]\n" : "\n]\n")
+        case .json: put(rowCount == 0 ? "]\n" : "\n]\n")
         case .table, .box, .markdown: table?.finish()
         default: break
         }
+        flush()
     }
 
     /// Writes what comes before the rows, once.
@@ -127,13 +161,13 @@ public final class ResultWriter: ResultSink {
         started = true
         switch settings.mode {
         case .csv where settings.headers:
-            write(columns.map { FieldText.csv($0, separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)
-        case .tsv where settings.headers: write(columns.map(FieldText.tsv).joined(separator: "\t") + "\n")
-        case .list where settings.headers: write(columns.joined(separator: columnSeparator) + rowSeparator)
-        case .html where settings.headers: write(htmlRow(columns, cell: "TH"))
+            put(columns.map { FieldText.csv($0, separator: columnSeparator) }.joined(separator: columnSeparator) + rowSeparator)
+        case .tsv where settings.headers: put(columns.map(FieldText.tsv).joined(separator: "\t") + "\n")
+        case .list where settings.headers: put(columns.joined(separator: columnSeparator) + rowSeparator)
+        case .html where settings.headers: put(htmlRow(columns, cell: "TH"))
         case .json where document != nil, .jsonl where document != nil: document?.beginRows()
-        case .json: write("[")
-        case .table, .box, .markdown: table = AlignedTable(columns: columns, settings: settings, isPaged: isPaged, write: write)
+        case .json: put("[")
+        case .table, .box, .markdown: table = AlignedTable(columns: columns, settings: settings, isPaged: isPaged, write: { [unowned self] in put($0) })
         default: break
         }
     }
@@ -151,7 +185,7 @@ public final class ResultWriter: ResultSink {
     // MARK: - Line mode
 
     private func writeLineRecord(_ cells: [Cell]) {
-        if rowCount > 0 { write("\n") }
+        if rowCount > 0 { put("\n") }
         var out = ""
         for (name, cell) in zip(columns, cells) where cell != .absent {
             let label = String(repeating: " ", count: max(0, labelWidth - DisplayWidth.of(name))) + name
@@ -163,15 +197,14 @@ public final class ResultWriter: ResultSink {
             if case .null = cell { value = TerminalStyle.dim.apply(value, if: settings.colour) }
             out += TerminalStyle.bold.apply(label, if: settings.colour) + " = " + value + "\n"
         }
-        write(out)
+        put(out)
     }
 
     // MARK: - Text helpers
 
     private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
-    /// A row as one JSON object; a cell absent for this row is left out. Written into one
-    /// string, not joined from a string per cell.
+    /// A row as one JSON object, for a JSON document; a cell absent for this row is left out.
     private func jsonObject(_ cells: [Cell]) -> String {
         var out = "{"
         var first = true
@@ -184,14 +217,40 @@ public final class ResultWriter: ResultSink {
         return out + "}"
     }
 
-    /// A row in csv mode, written into one string.
-    private func csvRow(_ cells: [Cell]) -> String {
-        let separator = columnSeparator
-        var out = ""
-        for (index, cell) in cells.enumerated() {
-            if index > 0 { out += separator }
-            out += FieldText.csv(text(cell), separator: separator)
+    /// A row as one JSON object, written into the buffer; a cell absent for this row is left
+    /// out. Whole numbers and text are written from their values, without a string each.
+    private func writeJSONObject(_ cells: [Cell]) {
+        pending.append(byte: 0x7B)
+        var first = true
+        for (key, cell) in zip(jsonKeys, cells) where cell != .absent {
+            if !first { pending.append(byte: 0x2C) }
+            first = false
+            pending.append(key)
+            switch shown(cell) {
+            case .value(.integer(let i)): pending.append(integer: i)
+            case .text(let s): pending.append(jsonString: s)
+            case .objectID(let id): pending.append(jsonObjectID: id, uri: false)
+            case .objectURI(let id): pending.append(jsonObjectID: id, uri: true)
+            case .null, .absent: pending.append("null")
+            case let other: pending.append(JSONText.value(other))
+            }
         }
-        return out + rowSeparator
+        pending.append(byte: 0x7D)
+    }
+
+    /// A row in csv mode, written into the buffer.
+    private func writeCSVRow(_ cells: [Cell]) {
+        let separator = columnSeparator
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { pending.append(separator) }
+            switch shown(cell) {
+            case .value(.integer(let i)): pending.append(csvInteger: i, separator: separator)
+            case .text(let s): pending.append(csvField: s, separator: separator)
+            case .objectID(let id): pending.append(csvObjectID: id, uri: false, separator: separator)
+            case .objectURI(let id): pending.append(csvObjectID: id, uri: true, separator: separator)
+            case let other: pending.append(csvField: text(other), separator: separator)
+            }
+        }
+        pending.append(rowSeparator)
     }
 }

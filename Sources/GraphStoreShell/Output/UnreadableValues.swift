@@ -55,9 +55,14 @@ extension Shell {
     /// keyed archive of Foundation's plist classes is shown decoded (`.transformed on`);
     /// bytes that do not decode are shown as bytes, never an error.
     func attributeCell(_ object: ManagedObject, key: String) throws -> Cell {
+        try attributeCell(transformable: object.mapping.attribute(named: key)?.attribute.type == .transformable) { try object.value(forKey: key) }
+    }
+
+    /// The cell of the value `read` gives (see ``attributeCell(_:key:)``).
+    func attributeCell(transformable: Bool, _ read: () throws -> AttributeValue?) throws -> Cell {
         do {
-            guard let value = try object.value(forKey: key) else { return .null }
-            return valueCell(value, transformable: object.mapping.attribute(named: key)?.attribute.type == .transformable)
+            guard let value = try read() else { return .null }
+            return valueCell(value, transformable: transformable)
         } catch let error as StoreError {
             guard let cell = state.unreadableValues.placeholder(for: error) else { throw error }
             return cell

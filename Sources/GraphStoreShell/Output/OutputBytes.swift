@@ -1,0 +1,175 @@
+import GraphStore
+
+/// A result's text as UTF-8 bytes, gathered in one buffer that is reused from row to row
+/// and handed on in pieces of about ``capacity`` bytes: a million-row result makes no
+/// string per row or per value, only one per piece.
+///
+/// Numbers and object IDs are written digit by digit, and CSV fields and JSON strings are
+/// quoted and escaped from the bytes of their text where they lie.
+///
+/// ```swift
+/// var bytes = OutputBytes()
+/// bytes.append(integer: -42)
+/// bytes.append(jsonString: "a \"b\"")
+/// bytes.take()                                    // -42"a \"b\""
+/// ```
+struct OutputBytes {
+    /// How many bytes are gathered before a writer hands them on.
+    static let capacity = 1 << 14
+
+    private var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(OutputBytes.capacity + 512) }
+
+    /// Whether the buffer holds a piece worth handing on.
+    var isFull: Bool { bytes.count >= OutputBytes.capacity }
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// The text gathered so far, leaving the buffer empty (its memory kept for the next piece).
+    mutating func take() -> String {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func append(byte: UInt8) { bytes.append(byte) }
+
+    /// A whole number in decimal, as `String(value)` writes it.
+    mutating func append(integer value: Int64) {
+        if value >= 0, value < 10 { return bytes.append(UInt8(truncatingIfNeeded: value) + 0x30) }
+        OutputBytes.withDigits(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A CSV field (see ``FieldText/csv(_:separator:)``): quoted, its quotes doubled, when
+    /// it holds the separator, a quote, a line break or a space at either end.
+    mutating func append(csvField text: String, separator: String) {
+        guard let separatorByte = OutputBytes.singleByte(separator) else { return append(FieldText.csv(text, separator: separator)) }
+        OutputBytes.withBytes(of: text) { appendCSV($0, separator: separatorByte) }
+    }
+
+    /// A whole number as a CSV field (quoted only when the separator is a digit or `-`).
+    mutating func append(csvInteger value: Int64, separator: String) {
+        guard let separatorByte = OutputBytes.singleByte(separator) else { return append(FieldText.csv(String(value), separator: separator)) }
+        OutputBytes.withDigits(of: value) { appendCSV($0, separator: separatorByte) }
+    }
+
+    /// A JSON string (see ``JSONText/string(_:)``): quotes, backslashes and control
+    /// characters escaped, everything else as it is.
+    mutating func append(jsonString text: String) {
+        OutputBytes.withBytes(of: text) { appendJSON($0) }
+    }
+
+    /// An object ID as a CSV field: its short form (`Book/p4`), or its URI.
+    mutating func append(csvObjectID id: ObjectID, uri: Bool, separator: String) {
+        guard let separatorByte = OutputBytes.singleByte(separator), !id.isTemporary else {
+            return append(FieldText.csv(uri ? id.uriRepresentation : id.description, separator: separator))
+        }
+        OutputBytes.withText(of: id, uri: uri) { appendCSV($0, separator: separatorByte) }
+    }
+
+    /// An object ID as a JSON string: its short form (`Book/p4`), or its URI.
+    mutating func append(jsonObjectID id: ObjectID, uri: Bool) {
+        guard !id.isTemporary else { return append(jsonString: uri ? id.uriRepresentation : id.description) }
+        OutputBytes.withText(of: id, uri: uri) { appendJSON($0) }
+    }
+
+    // MARK: - From bytes
+
+    private mutating func appendCSV(_ field: UnsafeBufferPointer<UInt8>, separator: UInt8) {
+        guard FieldText.csvNeedsQuotes(field, separator: separator) else { return bytes.append(contentsOf: field) }
+        bytes.append(0x22)
+        for byte in field {
+            if byte == 0x22 { bytes.append(0x22) }
+            bytes.append(byte)
+        }
+        bytes.append(0x22)
+    }
+
+    private mutating func appendJSON(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        // Every byte JSON escapes is ASCII, so the text is copied in runs between them, and a
+        // byte of a multi-byte character is never one of them.
+        var runStart = 0
+        for (i, byte) in text.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i]))
+            runStart = i + 1
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            default:
+                let hex = OutputBytes.hexDigits
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
+        bytes.append(0x22)
+    }
+
+    // MARK: - Helpers
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The separator's one byte, or nil when it is longer (or empty): such fields take the
+    /// string path.
+    private static func singleByte(_ separator: String) -> UInt8? {
+        separator.utf8.count == 1 ? separator.utf8.first : nil
+    }
+
+    /// Calls `body` with the text's UTF-8 bytes, in place for a native string.
+    private static func withBytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
+        Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the text of a permanent object ID (``ObjectID/description``, or
+    /// ``ObjectID/uriRepresentation``), written into a buffer on the stack.
+    private static func withText(of id: ObjectID, uri: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let prefix = "x-coredata://".utf8
+        let name = id.entityName.utf8
+        let store = id.storeUUID.utf8
+        let capacity = (uri ? prefix.count + store.count + 1 : 0) + name.count + 2 + 20
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
+            var end = 0
+            func add(_ bytes: some Sequence<UInt8>) {
+                for byte in bytes {
+                    text[end] = byte
+                    end += 1
+                }
+            }
+            if uri {
+                add(prefix)
+                add(store)
+                add(CollectionOfOne(0x2F))
+            }
+            add(name)
+            add([0x2F, 0x70])
+            withDigits(of: id.primaryKey ?? 0) { add($0) }
+            body(UnsafeBufferPointer(rebasing: text[..<end]))
+        }
+    }
+
+    /// Calls `body` with the decimal digits of `value` (a `-` first when negative), written
+    /// into a buffer on the stack.
+    private static func withDigits(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        // 19 digits and a sign hold every Int64.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = 0x2D
+            }
+            body(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+}
