@@ -44,7 +44,7 @@ struct ASCIIMatchingTests {
         try context.save()
         let reader = ManagedObjectContext(store: store)
         let everyone = try reader.fetch("Person")
-        for format in ["name BEGINSWITH 'ab'", "name BEGINSWITH 'a'", "name BEGINSWITH 'ab\\r'", "name BEGINSWITH 'K'", "name BEGINSWITH[n] 'ab'"] {
+        for format in ["name BEGINSWITH 'ab'", "name BEGINSWITH 'a'", "name BEGINSWITH 'ab\\r'", "name BEGINSWITH 'K'", "name BEGINSWITH 'Ka'", "name BEGINSWITH[n] 'ab'", "name LIKE 'Ka*'"] {
             let predicate = try ObjectPredicate(format: format)
             let memory = Set(try everyone.filter { try predicate.evaluate(with: $0) }.compactMap { try $0.value(forKey: "name")?.stringValue })
             let sql = Set(try reader.fetch(FetchRequest(entityName: "Person", predicate: predicate)).compactMap { try $0.value(forKey: "name")?.stringValue })
@@ -52,6 +52,36 @@ struct ASCIIMatchingTests {
         }
         let matches = try reader.fetch(FetchRequest(entityName: "Person", format: "name BEGINSWITH 'ab'")).compactMap { try $0.value(forKey: "name")?.stringValue }
         #expect(Set(matches) == ["ab", "abc", "ab c", "abé", "ab\r\n", "ab\u{80}"])
+    }
+
+    @Test("exact CONTAINS and ENDSWITH through SQLite's instr prefilter: the same rows as in memory")
+    func bytePrefilter() throws {
+        let (store, context) = try FetchFixtures.peopleStore()
+        // Canonical equivalents of K, ; and ` (Kelvin sign, Greek question mark, Greek
+        // varia), a combining mark after the part, precomposed letters, CR LF, emoji.
+        let names = ["Kab", "\u{212A}ab", "a;b", "a\u{37E}b", "x`", "x\u{1FEF}", "ab\u{301}", "abé", "Åb", "A\u{30A}b", "xab\r\n", "ab\r", "👍ab", "AB", ""]
+        for name in names { try context.insert("Person").set("name", name) }
+        try context.save()
+        let reader = ManagedObjectContext(store: store)
+        let everyone = try reader.fetch("Person")
+        let formats = [
+            "name CONTAINS 'ab'", "name ENDSWITH 'ab'", "name CONTAINS 'b'", "name CONTAINS 'Kab'", "name CONTAINS ';'", "name ENDSWITH '`'",
+            "name CONTAINS 'ab\r'", "name ENDSWITH 'b\r\n'", "name CONTAINS[n] 'ab'", "name CONTAINS 'A'", "NOT name CONTAINS 'ab'",
+        ]
+        for format in formats {
+            let predicate = try ObjectPredicate(format: format)
+            let memory = Set(try everyone.filter { try predicate.evaluate(with: $0) }.map(\.objectID))
+            let sql = Set(try reader.fetchObjectIDs(FetchRequest(entityName: "Person", predicate: predicate)))
+            #expect(memory == sql, "\(format)")
+        }
+        // The Kelvin sign is K to Swift's string comparison: both rows match (a key range
+        // from 'Ka' to 'Kb' had left the Kelvin sign's row out).
+        let kelvin = try ObjectPredicate(format: "name CONTAINS 'Ka'")
+        #expect(try everyone.filter { try kelvin.evaluate(with: $0) }.count == 2)
+        #expect(try reader.count(for: FetchRequest(entityName: "Person", predicate: kelvin)) == 2)
+        let begins = try ObjectPredicate(format: "name BEGINSWITH 'Ka'")
+        #expect(try everyone.filter { try begins.evaluate(with: $0) }.count == 2)
+        #expect(try reader.count(for: FetchRequest(entityName: "Person", predicate: begins)) == 2)
     }
 
     @Test("through SQL: functions answer the same for ASCII and non-ASCII operands")

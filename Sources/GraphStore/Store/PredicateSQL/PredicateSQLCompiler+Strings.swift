@@ -28,8 +28,14 @@ extension PredicateSQLCompiler {
         default: function = .contains
         }
         let call = SQLCondition(fragment: .function(function, [text.fragment, pattern.fragment, optionsParameter(options)]), nullable: false)
+        if op == .contains || op == .endsWith, case .column = text.fragment, let constant, PredicateSQLCompiler.folding(options).isEmpty,
+            PredicateSQLCompiler.isSpelledOneWay(constant)
+        {
+            // SQLite's substring search rules out most rows; the function decides the rest.
+            return .and([SQLCondition(fragment: .holdsBytes(text.fragment, pattern.fragment), nullable: true), call])
+        }
         guard case .column = text.fragment, let constant, PredicateSQLCompiler.folding(options).isEmpty,
-            let prefix = PredicateSQLCompiler.literalPrefix(of: constant, for: op)
+            let prefix = PredicateSQLCompiler.literalPrefix(of: constant, for: op), PredicateSQLCompiler.isSpelledOneWay(prefix)
         else { return call }
         if op == .beginsWith, let settled = PredicateSQLCompiler.settledPrefixBound(prefix) {
             // Most rows of the range start with the prefix and then an ASCII character (or
@@ -48,6 +54,20 @@ extension PredicateSQLCompiler {
     static func settledPrefixBound(_ prefix: String) -> String? {
         guard prefix.utf8.allSatisfy({ $0 < 0x80 }), prefix.utf8.last != 0x0D else { return nil }
         return prefix + "\u{80}"
+    }
+
+    /// Whether every text that holds `literal` as whole characters, compared exactly (no
+    /// `[c]`, no `[d]`), holds its bytes there, so that SQLite may rule rows out by bytes
+    /// (a key range for a prefix, `instr` for a part): true for ASCII text without `K`, `;`
+    /// or `` ` ``. Characters compare by canonical equivalence, and an ASCII character is
+    /// equal to itself alone, except these three, which are also the canonical forms of
+    /// U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK and U+1FEF GREEK VARIA; a non-ASCII
+    /// character has other spellings (`é` is also `e` and U+0301). Under `[c]` or `[d]` many
+    /// more characters fold to ASCII (`ſ`, `ﬁ`, `é`), and telling ASCII rows apart in SQL
+    /// costs more than the in-place check the function makes (PredicateSQLFunction+ASCII.swift),
+    /// so those get no prefilter.
+    static func isSpelledOneWay(_ literal: String) -> Bool {
+        !literal.isEmpty && literal.utf8.allSatisfy { $0 < 0x80 && $0 != 0x4B && $0 != 0x3B && $0 != 0x60 }
     }
 
     /// `col >= prefix AND col < successor`: the rows whose text starts with `prefix`

@@ -30,6 +30,9 @@ indirect enum SQLFragment: Sendable {
     case isNotTrue(SQLFragment)
     /// A function GraphStore registers on the connection: `GS_BEGINSWITH(a, b, options)`.
     case function(PredicateSQLFunction, [SQLFragment])
+    /// `instr(text, part) > 0`: the text holds the part's bytes (SQLite's own substring
+    /// search, a prefilter in front of an exact string function).
+    case holdsBytes(SQLFragment, SQLFragment)
     /// `EXISTS (SELECT 1 …)`.
     case exists(SQLSubquery)
     /// `(SELECT COUNT(*) …)` or `(SELECT MAX(x) …)`: a correlated scalar subquery.

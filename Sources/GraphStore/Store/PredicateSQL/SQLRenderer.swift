@@ -37,6 +37,8 @@ struct SQLRenderer {
             return parenthesized(inner) + " IS NOT 1"
         case .function(let function, let arguments):
             return "\(function.name)(\(arguments.map { render($0) }.joined(separator: ", ")))"
+        case .holdsBytes(let text, let part):
+            return "instr(\(render(text)), \(render(part))) > 0"
         case .exists(let subquery):
             return "EXISTS (\(render(subquery)))"
         case .scalarSubquery(let subquery):
