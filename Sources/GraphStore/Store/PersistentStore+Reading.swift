@@ -39,9 +39,11 @@ extension PersistentStore {
         try statement.bind(arguments)
         // `body` may evaluate predicates (validation does): an interrupt stops their matches.
         let cursor = RowCursor(statement: statement, store: self, family: family, reader: reader)
+        var row: StoredRow?
         try watchingInterrupts {
             while try statement.step() {
-                if let row = cursor.storedRow() { try body(row) }
+                // One row's arrays are reused for the next when `body` keeps no copy.
+                if cursor.read(into: &row), let row { try body(row) }
             }
         }
     }

@@ -91,17 +91,45 @@ final class RowCursor {
     /// kept in external data files are references, not read. Nil when the row's entity is
     /// not of the family read.
     func storedRow() -> StoredRow? {
-        guard let layout = layout(entityNumber: entityNumber) else { return nil }
+        var row: StoredRow?
+        return read(into: &row) ? row : nil
+    }
+
+    /// Reads the current row into `row`, reusing its arrays when it holds a row of the same
+    /// entity that nothing else holds (a stream of rows then allocates nothing per row for
+    /// them); false, leaving `row` alone, when the row's entity is not of the family read.
+    func read(into row: inout StoredRow?) -> Bool {
+        guard let layout = layout(entityNumber: entityNumber) else { return false }
         let mapping = layout.mapping
-        var row = StoredRow(
-            primaryKey: primaryKey, entityNumber: mapping.number, version: version, mapping: mapping,
-            attributes: Array(repeating: nil, count: mapping.attributeTypes.count),
-            toOne: Array(repeating: nil, count: mapping.relationships.count), problems: [])
+        var current: StoredRow
+        if let earlier = row, earlier.mapping === mapping {
+            current = earlier
+            // Let go of the caller's copy, so that the arrays are changed in place.
+            row = nil
+            if !current.problems.isEmpty { current.problems.removeAll() }
+            if !current.deferred.isEmpty { current.deferred.removeAll() }
+        } else {
+            current = StoredRow(
+                primaryKey: 0, entityNumber: mapping.number, version: 0, mapping: mapping,
+                attributes: Array(repeating: nil, count: mapping.attributeTypes.count),
+                toOne: Array(repeating: nil, count: mapping.relationships.count), problems: [])
+        }
+        // Every stored attribute and to-one is written below; the others stay nil.
+        current.primaryKey = primaryKey
+        current.version = version
+        fill(&current, layout)
+        row = current
+        return true
+    }
+
+    private func fill(_ row: inout StoredRow, _ layout: RowLayout) {
+        let mapping = layout.mapping
         for attribute in layout.attributes {
             switch slot(of: attribute, in: layout) {
             case .value(let value):
                 row.attributes[attribute.index] = value
             case .deferred(let deferred):
+                row.attributes[attribute.index] = nil
                 row.deferred[attribute.index] = deferred
                 if case .unreadable(_, let failure) = deferred.kind {
                     let property = mapping.attributes[attribute.index]
@@ -113,8 +141,7 @@ final class RowCursor {
             }
         }
         for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
-        row.problems += layout.numberProblems(in: statement)
-        return row
+        layout.appendNumberProblems(in: statement, to: &row.problems)
     }
 
     /// The current row of a dictionary query: its properties by name, nil values left out.

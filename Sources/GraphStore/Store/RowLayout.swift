@@ -120,10 +120,11 @@ extension RowLayout {
     /// or a to-one's key, `Z<n>_` or `Z_FOK_` column holding something `sqlite3_column_int64`
     /// does not read as the number it holds (a fraction, text that is not a whole number;
     /// text `'4'` is read as 4, as Core Data reads it).
-    func numberProblems(in statement: Statement) -> [StoreError] {
-        var problems: [StoreError] = []
+    /// They are added to `problems`: nothing is made for a row without any.
+    func appendNumberProblems(in statement: Statement, to problems: inout [StoreError]) {
         func check(_ column: Int32, key: String, name: String) {
-            guard column >= 0, !statement.isNull(Int(column)),
+            // A whole number stored as an integer, the usual case, needs no closer look.
+            guard column >= 0, statement.storageClass(Int(column)) != .integer, !statement.isNull(Int(column)),
                 ColumnAccessor.Reading(statement: statement, column: Int(column)).wholeNumber() == nil
             else { return }
             problems.append(
@@ -139,6 +140,5 @@ extension RowLayout {
             check(toOne.entityColumn, key: relationship.relationship.name, name: entity ?? "")
             check(toOne.orderColumn, key: relationship.relationship.name, name: order ?? "")
         }
-        return problems
     }
 }

@@ -80,6 +80,27 @@ import Testing
         }
     }
 
+    /// Streamed rows reuse one row's arrays from row to row: each must read as that row
+    /// alone does, unreadable values and problems included, none left from the row before.
+    @Test func streamedRowsReadAsEachRowAlone() throws {
+        let (path, model) = try handMadeStore()
+        let store = try PersistentStore(path: path, model: model)
+        let mapping = try store.mapping(for: "feedback")
+        var streamed = 0
+        var withProblems = 0
+        try store.forEachRow(of: mapping) { row in
+            streamed += 1
+            guard let alone = try store.row(of: mapping, primaryKey: row.primaryKey) else { return }
+            #expect(row.attributes == alone.attributes && row.toOne == alone.toOne && row.version == alone.version)
+            #expect(row.problems.map(\.description) == alone.problems.map(\.description), "row \(row.primaryKey)")
+            #expect(row.hasDeferredValues == alone.hasDeferredValues, "row \(row.primaryKey)")
+            if !row.problems.isEmpty { withProblems += 1 }
+        }
+        #expect(streamed == 3)
+        // Rows with and without unreadable values follow each other.
+        #expect(withProblems > 0 && withProblems < streamed)
+    }
+
     @Test func everyPathCountsTheSameObjects() throws {
         let (path, model) = try handMadeStore()
         let store = try PersistentStore(path: path, model: model)
