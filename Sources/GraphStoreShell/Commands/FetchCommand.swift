@@ -34,13 +34,17 @@ enum FetchCommand {
         let withURI = [OutputMode.json, .jsonl, .line].contains(shell.effectiveSettings.mode)
         try shell.emit(columns: ["object"] + (withURI ? ["uri"] : []) + attributes + toOnes) { sink in
             var plans = FetchCellPlans(attributes: attributes, toOnes: toOnes, withURI: withURI)
+            // One row's cells, filled anew for each row (the writer keeps none).
+            var cells: [Cell] = []
             // Straight from the rows when nothing unsaved can change the answer; else objects.
             let streamed = try context.enumerateStoredRows(request) { row in
-                sink.row(try plans.plan(for: row.mapping).cells(of: row, shell: shell))
+                try plans.plan(for: row.mapping).fill(&cells, from: row, shell: shell)
+                sink.row(cells)
             }
             guard !streamed else { return }
             try context.enumerate(request) { object in
-                sink.row(try plans.plan(for: object.mapping).cells(of: object, shell: shell))
+                try plans.plan(for: object.mapping).fill(&cells, from: object, shell: shell)
+                sink.row(cells)
             }
         }
     }
@@ -65,23 +69,22 @@ struct FetchCellPlan {
     }
 
     /// The cells of a stored row: its ID (and URI), attribute values, to-one destinations.
-    func cells(of row: FetchedRow, shell: Shell) throws -> [Cell] {
-        try cells(row.objectID, value: { try row.value(at: $0) }, destination: { try row.destinationID(at: $0) }, shell: shell)
+    func fill(_ cells: inout [Cell], from row: FetchedRow, shell: Shell) throws {
+        try fill(&cells, row.objectID, value: { try row.value(at: $0) }, destination: { try row.destinationID(at: $0) }, shell: shell)
     }
 
     /// The cells of an object, as of its current values.
-    func cells(of object: ManagedObject, shell: Shell) throws -> [Cell] {
+    func fill(_ cells: inout [Cell], from object: ManagedObject, shell: Shell) throws {
         let mapping = object.mapping
-        return try cells(
-            object.objectID, value: { try object.value(forKey: mapping.attributes[$0].attribute.name) },
+        try fill(
+            &cells, object.objectID, value: { try object.value(forKey: mapping.attributes[$0].attribute.name) },
             destination: { try object.objectID(forKey: mapping.relationships[$0].relationship.name) }, shell: shell)
     }
 
-    private func cells(
-        _ id: ObjectID, value: (Int) throws -> AttributeValue?, destination: (Int) throws -> ObjectID?, shell: Shell
-    ) throws -> [Cell] {
-        var cells: [Cell] = []
-        cells.reserveCapacity(1 + (withURI ? 1 : 0) + attributes.count + toOnes.count)
+    private func fill(
+        _ cells: inout [Cell], _ id: ObjectID, value: (Int) throws -> AttributeValue?, destination: (Int) throws -> ObjectID?, shell: Shell
+    ) throws {
+        cells.removeAll(keepingCapacity: true)
         cells.append(.objectID(id))
         if withURI { cells.append(.objectURI(id)) }
         for attribute in attributes {
@@ -92,7 +95,6 @@ struct FetchCellPlan {
             guard let toOne else { cells.append(.absent); continue }
             cells.append(try destination(toOne).map(Cell.objectID) ?? .null)
         }
-        return cells
     }
 }
 

@@ -30,12 +30,18 @@ enum RowsCommand {
         // The entity's columns, then those its sub-entities add (absent on other rows).
         let columns = FetchCommand.unique(store.family(of: mapping).flatMap(\.rowColumns))
         var plans: [Int: RowCellPlan] = [:]
+        // One row's cells, filled anew for each row (the writer keeps none).
+        var cells: [Cell] = []
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
-                if let plan = plans[row.entityNumber] { return sink.row(plan.cells(of: row, shell: shell)) }
-                let plan = RowCellPlan(mapping: row.mapping, columns: columns)
-                plans[row.entityNumber] = plan
-                sink.row(plan.cells(of: row, shell: shell))
+                if let plan = plans[row.entityNumber] {
+                    plan.fill(&cells, from: row, shell: shell)
+                } else {
+                    let plan = RowCellPlan(mapping: row.mapping, columns: columns)
+                    plans[row.entityNumber] = plan
+                    plan.fill(&cells, from: row, shell: shell)
+                }
+                sink.row(cells)
             }
         }
     }
@@ -99,9 +105,8 @@ struct RowCellPlan {
     /// `Z_PK`, `Z_ENT`, `Z_OPT`, then the decoded cells in the order of the columns; a value
     /// that cannot be decoded shows why (counted for the command's warning), a value kept
     /// in an external data file shows the reference the row holds (the file is not read).
-    func cells(of row: StoredRow, shell: Shell) -> [Cell] {
-        var cells: [Cell] = []
-        cells.reserveCapacity(sources.count + 3)
+    func fill(_ cells: inout [Cell], from row: StoredRow, shell: Shell) {
+        cells.removeAll(keepingCapacity: true)
         cells.append(.value(.integer(row.primaryKey)))
         cells.append(.value(.integer(Int64(row.entityNumber))))
         cells.append(.value(.integer(row.version)))
@@ -115,7 +120,7 @@ struct RowCellPlan {
             case .absent: cells.append(.absent)
             }
         }
-        guard row.hasDeferredValues || !row.problems.isEmpty else { return cells }
+        guard row.hasDeferredValues || !row.problems.isEmpty else { return }
         for (i, reference) in row.externalReferences {
             guard let column = row.mapping.attributes[i].column, let at = position[column] else { continue }
             cells[at] = .placeholder(text: "0x02 \(reference.name)", json: "{\"externalReference\": \(JSONText.string(reference.name))}")
@@ -125,6 +130,5 @@ struct RowCellPlan {
                 cells[at] = cell
             }
         }
-        return cells
     }
 }

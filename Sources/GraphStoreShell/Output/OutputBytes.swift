@@ -18,8 +18,14 @@ struct OutputBytes {
     static let capacity = 1 << 14
 
     private var bytes: [UInt8] = []
+    /// The text before the key of the last entity's object IDs, its short form and its URI
+    /// (an entity's IDs usually come one after another).
+    private var idPrefixes: IDPrefixes?
 
-    init() { bytes.reserveCapacity(OutputBytes.capacity + 512) }
+    /// An empty buffer; `reserving` makes room for a whole piece at once.
+    init(reserving: Bool = false) {
+        if reserving { bytes.reserveCapacity(OutputBytes.capacity + 512) }
+    }
 
     /// Whether the buffer holds a piece worth handing on.
     var isFull: Bool { bytes.count >= OutputBytes.capacity }
@@ -63,16 +69,43 @@ struct OutputBytes {
 
     /// An object ID as a CSV field: its short form (`Book/p4`), or its URI.
     mutating func append(csvObjectID id: ObjectID, uri: Bool, separator: String) {
-        guard let separatorByte = OutputBytes.singleByte(separator), !id.isTemporary else {
-            return append(FieldText.csv(uri ? id.uriRepresentation : id.description, separator: separator))
-        }
-        OutputBytes.withText(of: id, uri: uri) { appendCSV($0, separator: separatorByte) }
+        // The key's digits never need quotes, unless the separator is a digit.
+        guard let separatorByte = OutputBytes.singleByte(separator), !(0x30...0x39).contains(separatorByte),
+            let prefix = prefix(of: id, uri: uri), !prefix.withUnsafeBufferPointer({ FieldText.csvNeedsQuotes($0, separator: separatorByte) })
+        else { return append(csvField: uri ? id.uriRepresentation : id.description, separator: separator) }
+        bytes.append(contentsOf: prefix)
+        append(integer: id.primaryKey ?? 0)
     }
 
     /// An object ID as a JSON string: its short form (`Book/p4`), or its URI.
     mutating func append(jsonObjectID id: ObjectID, uri: Bool) {
-        guard !id.isTemporary else { return append(jsonString: uri ? id.uriRepresentation : id.description) }
-        OutputBytes.withText(of: id, uri: uri) { appendJSON($0) }
+        guard let prefix = prefix(of: id, uri: uri), !prefix.contains(where: OutputBytes.isEscapedInJSON) else {
+            return append(jsonString: uri ? id.uriRepresentation : id.description)
+        }
+        bytes.append(0x22)
+        bytes.append(contentsOf: prefix)
+        append(integer: id.primaryKey ?? 0)
+        bytes.append(0x22)
+    }
+
+    /// The text of a permanent object ID before its key (`Book/p`, `x-coredata://<UUID>/Book/p`),
+    /// made once per entity met; nil for a temporary ID.
+    private mutating func prefix(of id: ObjectID, uri: Bool) -> [UInt8]? {
+        guard !id.isTemporary else { return nil }
+        if idPrefixes?.mapping !== id.mapping { idPrefixes = IDPrefixes(id.mapping) }
+        return uri ? idPrefixes?.uri : idPrefixes?.short
+    }
+
+    private struct IDPrefixes {
+        let mapping: EntityMapping
+        let short: [UInt8]
+        let uri: [UInt8]
+
+        init(_ mapping: EntityMapping) {
+            self.mapping = mapping
+            short = Array((mapping.name + "/p").utf8)
+            uri = Array(("x-coredata://" + mapping.storeUUID + "/" + mapping.name + "/p").utf8)
+        }
     }
 
     // MARK: - From bytes
@@ -92,7 +125,7 @@ struct OutputBytes {
         // Every byte JSON escapes is ASCII, so the text is copied in runs between them, and a
         // byte of a multi-byte character is never one of them.
         var runStart = 0
-        for (i, byte) in text.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+        for (i, byte) in text.enumerated() where OutputBytes.isEscapedInJSON(byte) {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<i]))
             runStart = i + 1
             switch byte {
@@ -114,6 +147,9 @@ struct OutputBytes {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// A quote, a backslash or a control character.
+    private static func isEscapedInJSON(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+
     /// The separator's one byte, or nil when it is longer (or empty): such fields take the
     /// string path.
     private static func singleByte(_ separator: String) -> UInt8? {
@@ -124,33 +160,6 @@ struct OutputBytes {
     private static func withBytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
         Array(text.utf8).withUnsafeBufferPointer(body)
-    }
-
-    /// Calls `body` with the text of a permanent object ID (``ObjectID/description``, or
-    /// ``ObjectID/uriRepresentation``), written into a buffer on the stack.
-    private static func withText(of id: ObjectID, uri: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        let prefix = "x-coredata://".utf8
-        let name = id.entityName.utf8
-        let store = id.storeUUID.utf8
-        let capacity = (uri ? prefix.count + store.count + 1 : 0) + name.count + 2 + 20
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
-            var end = 0
-            func add(_ bytes: some Sequence<UInt8>) {
-                for byte in bytes {
-                    text[end] = byte
-                    end += 1
-                }
-            }
-            if uri {
-                add(prefix)
-                add(store)
-                add(CollectionOfOne(0x2F))
-            }
-            add(name)
-            add([0x2F, 0x70])
-            withDigits(of: id.primaryKey ?? 0) { add($0) }
-            body(UnsafeBufferPointer(rebasing: text[..<end]))
-        }
     }
 
     /// Calls `body` with the decimal digits of `value` (a `-` first when negative), written

@@ -33,7 +33,7 @@ public final class ResultWriter: ResultSink {
     /// The column names as JSON strings, followed by `:` (made once, written on every row).
     private var jsonKeys: [String] = []
     /// The text written and not yet handed to `write`.
-    private var pending = OutputBytes()
+    private var pending = OutputBytes(reserving: true)
     private var started = false
     private var table: AlignedTable?
     private var labelWidth = 0
@@ -86,15 +86,28 @@ public final class ResultWriter: ResultSink {
         // A row with fewer cells than columns is padded with NULLs; extra cells are dropped.
         let cells = cells.count == columns.count ? cells : (0..<columns.count).map { $0 < cells.count ? cells[$0] : .null }
         switch settings.mode {
-        case .csv: writeCSVRow(cells)
+        case .csv: writing { writeCSVRow(cells, into: &$0) }
         case .json where document == nil:
-            pending.append(rowCount == 0 ? "\n" : ",\n")
-            writeJSONObject(cells)
+            writing {
+                $0.append(rowCount == 0 ? "\n" : ",\n")
+                writeJSONObject(cells, into: &$0)
+            }
         case .jsonl where document == nil:
-            writeJSONObject(cells)
-            pending.append(byte: 0x0A)
+            writing {
+                writeJSONObject(cells, into: &$0)
+                $0.append(byte: 0x0A)
+            }
         default: writeOtherRow(cells.map(shown))
         }
+    }
+
+    /// Lends the buffer to `body` as a local value: a row makes dozens of appends, and each
+    /// on the writer's own property would be an exclusivity check at run time.
+    private func writing(_ body: (inout OutputBytes) -> Void) {
+        var bytes = OutputBytes()
+        swap(&bytes, &pending)
+        body(&bytes)
+        swap(&bytes, &pending)
     }
 
     /// A row in the modes written from strings: tsv, list, html, a JSON document's rows,
@@ -107,7 +120,7 @@ public final class ResultWriter: ResultSink {
         case .json, .jsonl: document?.row(jsonObject(cells))
         case .line: writeLineRecord(cells)
         case .table, .box, .markdown: table?.add(cells)
-        case .csv: writeCSVRow(cells)
+        case .csv: writing { writeCSVRow(cells, into: &$0) }
         }
     }
 
@@ -219,38 +232,38 @@ public final class ResultWriter: ResultSink {
 
     /// A row as one JSON object, written into the buffer; a cell absent for this row is left
     /// out. Whole numbers and text are written from their values, without a string each.
-    private func writeJSONObject(_ cells: [Cell]) {
-        pending.append(byte: 0x7B)
+    private func writeJSONObject(_ cells: [Cell], into bytes: inout OutputBytes) {
+        bytes.append(byte: 0x7B)
         var first = true
         for (key, cell) in zip(jsonKeys, cells) where cell != .absent {
-            if !first { pending.append(byte: 0x2C) }
+            if !first { bytes.append(byte: 0x2C) }
             first = false
-            pending.append(key)
+            bytes.append(key)
             switch shown(cell) {
-            case .value(.integer(let i)): pending.append(integer: i)
-            case .text(let s): pending.append(jsonString: s)
-            case .objectID(let id): pending.append(jsonObjectID: id, uri: false)
-            case .objectURI(let id): pending.append(jsonObjectID: id, uri: true)
-            case .null, .absent: pending.append("null")
-            case let other: pending.append(JSONText.value(other))
+            case .value(.integer(let i)): bytes.append(integer: i)
+            case .text(let s), .value(.string(let s)): bytes.append(jsonString: s)
+            case .objectID(let id): bytes.append(jsonObjectID: id, uri: false)
+            case .objectURI(let id): bytes.append(jsonObjectID: id, uri: true)
+            case .null, .absent: bytes.append("null")
+            case let other: bytes.append(JSONText.value(other))
             }
         }
-        pending.append(byte: 0x7D)
+        bytes.append(byte: 0x7D)
     }
 
     /// A row in csv mode, written into the buffer.
-    private func writeCSVRow(_ cells: [Cell]) {
+    private func writeCSVRow(_ cells: [Cell], into bytes: inout OutputBytes) {
         let separator = columnSeparator
         for (index, cell) in cells.enumerated() {
-            if index > 0 { pending.append(separator) }
+            if index > 0 { bytes.append(separator) }
             switch shown(cell) {
-            case .value(.integer(let i)): pending.append(csvInteger: i, separator: separator)
-            case .text(let s): pending.append(csvField: s, separator: separator)
-            case .objectID(let id): pending.append(csvObjectID: id, uri: false, separator: separator)
-            case .objectURI(let id): pending.append(csvObjectID: id, uri: true, separator: separator)
-            case let other: pending.append(csvField: text(other), separator: separator)
+            case .value(.integer(let i)): bytes.append(csvInteger: i, separator: separator)
+            case .text(let s), .value(.string(let s)): bytes.append(csvField: s, separator: separator)
+            case .objectID(let id): bytes.append(csvObjectID: id, uri: false, separator: separator)
+            case .objectURI(let id): bytes.append(csvObjectID: id, uri: true, separator: separator)
+            case let other: bytes.append(csvField: text(other), separator: separator)
             }
         }
-        pending.append(rowSeparator)
+        bytes.append(rowSeparator)
     }
 }

@@ -94,6 +94,46 @@ import Testing
         #expect(one.isUpdated)
     }
 
+    /// The REPL's `fetch` reads stored rows without objects when it can: the versions it
+    /// read are kept all the same, so a later change still conflicts.
+    @Test func aRowReadWithoutAnObjectConflictsWhenChangedLater() throws {
+        let (context, path) = try seeded()
+        let title = try context.store.mapping(for: "Book").attributeIndex(of: "title") ?? -1
+        var titles: [String] = []
+        let streamed = try context.enumerateStoredRows(FetchRequest(entityName: "Book")) { titles.append(try $0.value(at: title)?.stringValue ?? "") }
+        #expect(streamed && titles == ["One", "Two", "Three"])
+        try otherSaves(path, "Book", 1, "price", .double(99))
+        let one = try context.existingObject(entity: "Book", primaryKey: 1)
+        try one.set("price", 5.0)
+        #expect(try conflicts { try context.save() }.map(\.expectedVersion) == [1])
+    }
+
+    /// Stored rows stand in for objects only when they give the same answer: not with an
+    /// unsaved change of the entity, nor while the context holds an object of it.
+    @Test func storedRowsOnlyWhenNothingUnsavedBearsOnTheFetch() throws {
+        let (context, _) = try seeded()
+        let request = FetchRequest<ManagedObject>(entityName: "Book")
+        var ids: [ObjectID] = []
+        #expect(try context.enumerateStoredRows(request) { ids.append($0.objectID) })
+        var enumerated: [ObjectID] = []
+        try context.enumerate(request) { enumerated.append($0.objectID) }
+        #expect(ids == enumerated && ids.count == 3)
+        let one = try context.existingObject(entity: "Book", primaryKey: 1)
+        #expect(try !context.enumerateStoredRows(request) { _ in Issue.record("a row was read") })
+        try one.set("title", "Uno")
+        #expect(try !context.enumerateStoredRows(request) { _ in Issue.record("a row was read") })
+        try context.save()
+        context.reset()
+        // Saved and let go of: the rows answer again, with the saved value.
+        let title = try context.store.mapping(for: "Book").attributeIndex(of: "title") ?? -1
+        var first: String?
+        #expect(try context.enumerateStoredRows(FetchRequest(entityName: "Book", format: "price == 10")) { first = try $0.value(at: title)?.stringValue })
+        #expect(first == "Uno")
+        // A predicate SQL cannot decide whole (a part evaluated in memory) leaves it to objects.
+        let partly = try FetchRequest(entityName: "Book", format: "title.length > 2")
+        #expect(try !context.enumerateStoredRows(partly) { _ in Issue.record("a row was read") })
+    }
+
     @Test func aFaultFiredBeforeTheOtherSaveConflicts() throws {
         let (context, path) = try seeded()
         let ids = try context.fetchObjectIDs(FetchRequest(entityName: "Book"))
