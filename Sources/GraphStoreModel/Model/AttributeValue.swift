@@ -107,7 +107,8 @@ extension AttributeValue: CustomStringConvertible {
         if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
             return String(Int64(value))
         }
-        return "\(value)"
+        // The shortest digits that read back (what interpolation writes, without its buffer).
+        return value.description
     }
 
     /// ISO 8601 in UTC with the fractional seconds the date holds, as many digits as read

@@ -18,9 +18,9 @@ struct OutputBytes {
     static let capacity = 1 << 14
 
     private var bytes: [UInt8] = []
-    /// The text before the key of the last entity's object IDs, its short form and its URI
-    /// (an entity's IDs usually come one after another).
-    private var idPrefixes: IDPrefixes?
+    /// The text before the key of object IDs, short form and URI, of each entity met (a
+    /// result holds a few: the objects' and their to-ones' destinations').
+    private var idPrefixes: [IDPrefixes] = []
 
     /// An empty buffer; `reserving` makes room for a whole piece at once.
     init(reserving: Bool = false) {
@@ -92,8 +92,15 @@ struct OutputBytes {
     /// made once per entity met; nil for a temporary ID.
     private mutating func prefix(of id: ObjectID, uri: Bool) -> [UInt8]? {
         guard !id.isTemporary else { return nil }
-        if idPrefixes?.mapping !== id.mapping { idPrefixes = IDPrefixes(id.mapping) }
-        return uri ? idPrefixes?.uri : idPrefixes?.short
+        let mapping = id.mapping
+        let prefixes: IDPrefixes
+        if let known = idPrefixes.first(where: { $0.mapping === mapping }) {
+            prefixes = known
+        } else {
+            prefixes = IDPrefixes(mapping)
+            idPrefixes.append(prefixes)
+        }
+        return uri ? prefixes.uri : prefixes.short
     }
 
     private struct IDPrefixes {
