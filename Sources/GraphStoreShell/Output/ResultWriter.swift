@@ -239,13 +239,19 @@ public final class ResultWriter: ResultSink {
             if !first { bytes.append(byte: 0x2C) }
             first = false
             bytes.append(key)
-            switch shown(cell) {
+            // The usual cells first, as they are; dates, bytes and decoded values as shown.
+            switch cell {
             case .value(.integer(let i)): bytes.append(integer: i)
             case .text(let s), .value(.string(let s)): bytes.append(jsonString: s)
             case .objectID(let id): bytes.append(jsonObjectID: id, uri: false)
             case .objectURI(let id): bytes.append(jsonObjectID: id, uri: true)
             case .null, .absent: bytes.append("null")
-            case let other: bytes.append(JSONText.value(other))
+            case .value(.double(let d)) where d.isFinite: bytes.append(AttributeValue.format(d))
+            default:
+                switch shown(cell) {
+                case .text(let s): bytes.append(jsonString: s)
+                case let other: bytes.append(JSONText.value(other))
+                }
             }
         }
         bytes.append(byte: 0x7D)
@@ -256,12 +262,14 @@ public final class ResultWriter: ResultSink {
         let separator = columnSeparator
         for (index, cell) in cells.enumerated() {
             if index > 0 { bytes.append(separator) }
-            switch shown(cell) {
+            // The usual cells first, as they are; dates, bytes and decoded values as shown.
+            switch cell {
             case .value(.integer(let i)): bytes.append(csvInteger: i, separator: separator)
             case .text(let s), .value(.string(let s)): bytes.append(csvField: s, separator: separator)
             case .objectID(let id): bytes.append(csvObjectID: id, uri: false, separator: separator)
             case .objectURI(let id): bytes.append(csvObjectID: id, uri: true, separator: separator)
-            case let other: bytes.append(csvField: text(other), separator: separator)
+            case .value(.double(let d)): bytes.append(csvField: AttributeValue.format(d), separator: separator)
+            default: bytes.append(csvField: text(shown(cell)), separator: separator)
             }
         }
         bytes.append(rowSeparator)

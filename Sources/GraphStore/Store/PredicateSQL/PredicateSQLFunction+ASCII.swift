@@ -26,7 +26,9 @@ enum ASCII {
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
 
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
+    /// All bytes below 0x80: their OR is (a loop without an early exit, which the compiler
+    /// turns into wide operations; the texts of a scan are short).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.reduce(0, |) < 0x80 }
 
     static func lowercase(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
