@@ -26,6 +26,12 @@ enum CallbackContext {
         context.assumingMemoryBound(to: Value.self).pointee
     }
 
+    /// Calls `body` with the value held at a context made by ``make(_:)`` with the same
+    /// type, borrowed where it lies (a closure called this way is not retained per call).
+    static func withValue<Value, Result>(at context: UnsafeRawPointer, as type: Value.Type, _ body: (borrowing Value) throws -> Result) rethrows -> Result {
+        try body(context.assumingMemoryBound(to: Value.self).pointee)
+    }
+
     /// Destroys the value and frees the allocation.
     static func release<Value>(_ context: UnsafeMutableRawPointer, as type: Value.Type) {
         let pointer = context.assumingMemoryBound(to: Value.self)

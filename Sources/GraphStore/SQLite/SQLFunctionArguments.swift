@@ -58,9 +58,12 @@ extension Connection {
             handle, name, argumentCount, flags, context,
             { context, count, arguments in
                 guard let context, let data = sqlite3_user_data(context) else { return }
-                let body = CallbackContext.value(at: data, as: InPlaceFunction.self)
                 do {
-                    setResult(context, try body(SQLFunctionArguments(count: count, values: arguments)))
+                    // Called where it lies, not copied out first: this runs once per row of a scan.
+                    let result = try CallbackContext.withValue(at: data, as: InPlaceFunction.self) { body in
+                        try body(SQLFunctionArguments(count: count, values: arguments))
+                    }
+                    setResult(context, result)
                 } catch {
                     sqlite3_result_error(context, "\(error)", -1)
                 }

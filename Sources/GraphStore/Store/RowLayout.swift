@@ -122,10 +122,14 @@ extension RowLayout {
     /// text `'4'` is read as 4, as Core Data reads it).
     /// They are added to `problems`: nothing is made for a row without any.
     func appendNumberProblems(in statement: Statement, to problems: inout [StoreError]) {
+        // A whole number stored as an integer (or NULL), the usual case, needs no closer look,
+        // and a row whose bookkeeping columns all hold one needs no names looked up.
+        func suspect(_ column: Int32) -> Bool {
+            column >= 0 && statement.storageClass(Int(column)) != .integer && !statement.isNull(Int(column))
+        }
+        guard suspect(2) || toOnes.contains(where: { suspect($0.keyColumn) || suspect($0.entityColumn) || suspect($0.orderColumn) }) else { return }
         func check(_ column: Int32, key: String, name: String) {
-            // A whole number stored as an integer, the usual case, needs no closer look.
-            guard column >= 0, statement.storageClass(Int(column)) != .integer, !statement.isNull(Int(column)),
-                ColumnAccessor.Reading(statement: statement, column: Int(column)).wholeNumber() == nil
+            guard suspect(column), ColumnAccessor.Reading(statement: statement, column: Int(column)).wholeNumber() == nil
             else { return }
             problems.append(
                 .malformedValue(

@@ -30,7 +30,8 @@ enum ASCII {
     /// turns into wide operations; the texts of a scan are short).
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { bytes.reduce(0, |) < 0x80 }
 
-    static func lowercase(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+    @inline(__always)
+    static func lowercase(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
     // The bytes are compared where they lie, lowered as they are read under `[c]`: these
     // run once per row of a scan, so they make no copies.
@@ -60,14 +61,23 @@ enum ASCII {
 
     static func contains(_ text: Bytes, _ part: Bytes, caseInsensitive: Bool) -> Bool {
         guard let first = part.first, text.count >= part.count else { return false }
-        let lead = caseInsensitive ? lowercase(first) : first
-        for start in 0...(text.count - part.count) where (caseInsensitive ? lowercase(text[start]) : text[start]) == lead {
-            if occurs(part, in: text, at: start, caseInsensitive: caseInsensitive) { return true }
+        // One loop for each case, so that neither asks which it is at every byte.
+        let last = text.count - part.count
+        if caseInsensitive {
+            let lead = lowercase(first)
+            for start in 0...last where lowercase(text[start]) == lead {
+                if occurs(part, in: text, at: start, caseInsensitive: true) { return true }
+            }
+        } else {
+            for start in 0...last where text[start] == first {
+                if occurs(part, in: text, at: start, caseInsensitive: false) { return true }
+            }
         }
         return false
     }
 
     /// Whether `part` occurs at offset `start` without splitting a CR LF at either end.
+    @inline(__always)
     private static func occurs(_ part: Bytes, in text: Bytes, at start: Int, caseInsensitive: Bool) -> Bool {
         let end = start + part.count
         guard end <= text.count else { return false }
