@@ -25,17 +25,19 @@ enum FieldText {
     /// byte (nil: one the caller has looked for already).
     static func csvNeedsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?) -> Bool {
         if bytes.first == 0x20 || bytes.last == 0x20 { return true }
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in bytes {
-            switch byte {
-            case 0x22, 0x0A...0x0D: return true
-            case 0x85 where previous == 0xC2: return true
-            case 0xA8 where previous == 0x80 && beforePrevious == 0xE2, 0xA9 where previous == 0x80 && beforePrevious == 0xE2: return true
-            default: if byte == separator { return true }
+        // Without a separator of its own, the quote stands in for it (it is looked for anyway).
+        let separator = separator ?? 0x22
+        for i in bytes.indices {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                // A quote, U+000A–U+000D, or the separator.
+                if byte == 0x22 || byte &- 0x0A < 4 || byte == separator { return true }
+                continue
             }
-            beforePrevious = previous
-            previous = byte
+            // U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            if byte == 0x85, i > 0, bytes[i - 1] == 0xC2 { return true }
+            if byte == 0xA8 || byte == 0xA9, i > 1, bytes[i - 1] == 0x80, bytes[i - 2] == 0xE2 { return true }
+            if byte == separator { return true }
         }
         return false
     }

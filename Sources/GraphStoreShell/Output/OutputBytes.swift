@@ -58,6 +58,7 @@ struct OutputBytes {
     /// A whole number as a CSV field (quoted only when the separator is a digit or `-`).
     mutating func append(csvInteger value: Int64, separator: String) {
         guard let separatorByte = OutputBytes.singleByte(separator) else { return append(FieldText.csv(String(value), separator: separator)) }
+        if separatorByte != 0x2D, !(0x30...0x39).contains(separatorByte) { return append(integer: value) }
         OutputBytes.withDigits(of: value) { appendCSV($0, separator: separatorByte) }
     }
 

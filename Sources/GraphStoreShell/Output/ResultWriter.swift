@@ -260,8 +260,12 @@ public final class ResultWriter: ResultSink {
     /// A row in csv mode, written into the buffer.
     private func writeCSVRow(_ cells: [Cell], into bytes: inout OutputBytes) {
         let separator = columnSeparator
+        // A one-byte separator (the usual comma) is added as a byte.
+        let separatorByte = separator.utf8.count == 1 ? separator.utf8.first : nil
         for (index, cell) in cells.enumerated() {
-            if index > 0 { bytes.append(separator) }
+            if index > 0 {
+                if let separatorByte { bytes.append(byte: separatorByte) } else { bytes.append(separator) }
+            }
             // The usual cells first, as they are; dates, bytes and decoded values as shown.
             switch cell {
             case .value(.integer(let i)): bytes.append(csvInteger: i, separator: separator)
@@ -272,6 +276,6 @@ public final class ResultWriter: ResultSink {
             default: bytes.append(csvField: text(shown(cell)), separator: separator)
             }
         }
-        bytes.append(rowSeparator)
+        if settings.rowSeparator == nil { bytes.append(byte: 0x0A) } else { bytes.append(rowSeparator) }
     }
 }
