@@ -33,6 +33,33 @@ struct ASCIIMatchingTests {
         }
     }
 
+    @Test("CONTAINS over texts long enough to be scanned sixteen starts at a time: same answers as the evaluator")
+    func longTexts() {
+        var rng = SeededGenerator(state: 7)
+        let alphabet: [Character] = ["a", "A", "b", "B", "c", "\r", "\n"]
+        func random(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "a" }) }
+        for _ in 0..<3000 {
+            let text = random(Int.random(in: 14...50, using: &rng))
+            let part = random(Int.random(in: 1...4, using: &rng))
+            for options in [ComparisonOptions(), .caseInsensitive] {
+                let (a, b) = (Array(text.utf8), Array(part.utf8))
+                a.withUnsafeBufferPointer { a in
+                    b.withUnsafeBufferPointer { b in
+                        #expect(
+                            ASCII.contains(a, b, caseInsensitive: options.contains(.caseInsensitive)) == StringMatching.contains(text, part, options: options),
+                            "\(text.debugDescription) CONTAINS \(part.debugDescription) \(options)")
+                    }
+                }
+            }
+        }
+        // The part's first two bytes in the last place of a run of sixteen, and just after it.
+        for offset in 0..<40 {
+            let text = String(repeating: "x", count: offset) + "aB1" + String(repeating: "y", count: 20)
+            let found = Array(text.utf8).withUnsafeBufferPointer { t in Array("ab1".utf8).withUnsafeBufferPointer { ASCII.contains(t, $0, caseInsensitive: true) } }
+            #expect(found, "at \(offset)")
+        }
+    }
+
     @Test("BEGINSWITH with an ASCII prefix: the rows SQL takes without the function match in memory too")
     func certainPrefixRows() throws {
         let (store, context) = try FetchFixtures.peopleStore()

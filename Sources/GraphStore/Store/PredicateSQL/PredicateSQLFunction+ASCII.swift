@@ -61,19 +61,48 @@ enum ASCII {
 
     static func contains(_ text: Bytes, _ part: Bytes, caseInsensitive: Bool) -> Bool {
         guard let first = part.first, text.count >= part.count else { return false }
-        // One loop for each case, so that neither asks which it is at every byte.
         let last = text.count - part.count
+        var start = 0
+        if part.count >= 2, let base = text.baseAddress {
+            // Sixteen starts at a time: only a run where the part's first two bytes meet is
+            // looked at byte by byte (most texts of a scan have none).
+            let (a, b) = caseInsensitive ? (lowercase(first), lowercase(part[1])) : (first, part[1])
+            while start + 16 <= last + 1, start + 17 <= text.count {
+                let here = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+                let next = UnsafeRawPointer(base + start + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+                let (x, y) = caseInsensitive ? (lowercase(here), lowercase(next)) : (here, next)
+                if any((x .== SIMD16(repeating: a)) .& (y .== SIMD16(repeating: b))),
+                    hasMatch(part, in: text, from: start, through: start + 15, caseInsensitive: caseInsensitive)
+                {
+                    return true
+                }
+                start += 16
+            }
+        }
+        return start <= last && hasMatch(part, in: text, from: start, through: last, caseInsensitive: caseInsensitive)
+    }
+
+    /// Whether `part` occurs at one of the starts `from...through`, looked at one by one;
+    /// one loop for each case, so that neither asks which it is at every byte.
+    private static func hasMatch(_ part: Bytes, in text: Bytes, from: Int, through: Int, caseInsensitive: Bool) -> Bool {
+        guard let first = part.first else { return false }
         if caseInsensitive {
             let lead = lowercase(first)
-            for start in 0...last where lowercase(text[start]) == lead {
+            for start in from...through where lowercase(text[start]) == lead {
                 if occurs(part, in: text, at: start, caseInsensitive: true) { return true }
             }
         } else {
-            for start in 0...last where text[start] == first {
+            for start in from...through where text[start] == first {
                 if occurs(part, in: text, at: start, caseInsensitive: false) { return true }
             }
         }
         return false
+    }
+
+    /// Sixteen bytes lowered as ``lowercase(_:)`` lowers one.
+    @inline(__always)
+    private static func lowercase(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        bytes.replacing(with: bytes | 0x20, where: (bytes &- 0x41) .< 26)
     }
 
     /// Whether `part` occurs at offset `start` without splitting a CR LF at either end.
