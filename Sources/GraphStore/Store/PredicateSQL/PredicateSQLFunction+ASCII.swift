@@ -67,12 +67,14 @@ enum ASCII {
             // Sixteen starts at a time: only a run where the part's first two bytes meet is
             // looked at byte by byte (most texts of a scan have none).
             let (a, b) = caseInsensitive ? (lowercase(first), lowercase(part[1])) : (first, part[1])
-            while start + 16 <= last + 1, start + 17 <= text.count {
+            // Both loads stay inside the text; starts past `last` in the final run are masked off.
+            while start <= last, start + 17 <= text.count {
                 let here = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
                 let next = UnsafeRawPointer(base + start + 1).loadUnaligned(as: SIMD16<UInt8>.self)
                 let (x, y) = caseInsensitive ? (lowercase(here), lowercase(next)) : (here, next)
-                if any((x .== SIMD16(repeating: a)) .& (y .== SIMD16(repeating: b))),
-                    hasMatch(part, in: text, from: start, through: start + 15, caseInsensitive: caseInsensitive)
+                let inside = ASCII.lanes .<= SIMD16(repeating: UInt8(min(last - start, 15)))
+                if any((x .== SIMD16(repeating: a)) .& (y .== SIMD16(repeating: b)) .& inside),
+                    hasMatch(part, in: text, from: start, through: min(start + 15, last), caseInsensitive: caseInsensitive)
                 {
                     return true
                 }
@@ -98,6 +100,9 @@ enum ASCII {
         }
         return false
     }
+
+    /// 0, 1, …, 15: each lane's offset from the run's first start.
+    private static let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
     /// Sixteen bytes lowered as ``lowercase(_:)`` lowers one.
     @inline(__always)
