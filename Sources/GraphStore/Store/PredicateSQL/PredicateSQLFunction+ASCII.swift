@@ -63,25 +63,32 @@ enum ASCII {
         guard let first = part.first, text.count >= part.count else { return false }
         let last = text.count - part.count
         var start = 0
-        if part.count >= 2, let base = text.baseAddress {
-            // Sixteen starts at a time: only a run where the part's first two bytes meet is
-            // looked at byte by byte (most texts of a scan have none).
-            let (a, b) = caseInsensitive ? (lowercase(first), lowercase(part[1])) : (first, part[1])
-            // Both loads stay inside the text; starts past `last` in the final run are masked off.
-            while start <= last, start + 17 <= text.count {
-                let here = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
-                let next = UnsafeRawPointer(base + start + 1).loadUnaligned(as: SIMD16<UInt8>.self)
-                let (x, y) = caseInsensitive ? (lowercase(here), lowercase(next)) : (here, next)
-                let inside = ASCII.lanes .<= SIMD16(repeating: UInt8(min(last - start, 15)))
-                if any((x .== SIMD16(repeating: a)) .& (y .== SIMD16(repeating: b)) .& inside),
-                    hasMatch(part, in: text, from: start, through: min(start + 15, last), caseInsensitive: caseInsensitive)
-                {
+        if let base = text.baseAddress {
+            // Eight starts at a time, the bytes read as one word: only a word holding the
+            // part's first byte is looked at byte by byte (most texts of a scan hold few).
+            // Under [c] a letter is found in either case by setting bit 5 of every byte:
+            // only the letter's two cases become its lower case that way.
+            let lead = caseInsensitive ? lowercase(first) : first
+            let folds = caseInsensitive && lead &- 0x61 < 26
+            let fold: UInt64 = folds ? 0x2020_2020_2020_2020 : 0
+            let pattern = UInt64(lead) &* 0x0101_0101_0101_0101
+            while start + 8 <= last + 1 {
+                let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self) | fold
+                if ASCII.hasZeroByte(word ^ pattern), hasMatch(part, in: text, from: start, through: start + 7, caseInsensitive: caseInsensitive) {
                     return true
                 }
-                start += 16
+                start += 8
             }
         }
         return start <= last && hasMatch(part, in: text, from: start, through: last, caseInsensitive: caseInsensitive)
+    }
+
+    /// Whether a byte of `word` is zero (the classic test: a byte that borrows when 1 is
+    /// taken from it, and had its top bit clear). It may also say so for a 0x01 byte above
+    /// a zero one; the byte-by-byte look settles every word it names.
+    @inline(__always)
+    private static func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// Whether `part` occurs at one of the starts `from...through`, looked at one by one;
@@ -101,14 +108,6 @@ enum ASCII {
         return false
     }
 
-    /// 0, 1, …, 15: each lane's offset from the run's first start.
-    private static let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-
-    /// Sixteen bytes lowered as ``lowercase(_:)`` lowers one.
-    @inline(__always)
-    private static func lowercase(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        bytes.replacing(with: bytes | 0x20, where: (bytes &- 0x41) .< 26)
-    }
 
     /// Whether `part` occurs at offset `start` without splitting a CR LF at either end.
     @inline(__always)
