@@ -62,25 +62,42 @@ enum ASCII {
     static func contains(_ text: Bytes, _ part: Bytes, caseInsensitive: Bool) -> Bool {
         guard let first = part.first, text.count >= part.count else { return false }
         let last = text.count - part.count
-        var start = 0
-        if let base = text.baseAddress {
-            // Eight starts at a time, the bytes read as one word: only a word holding the
-            // part's first byte is looked at byte by byte (most texts of a scan hold few).
-            // Under [c] a letter is found in either case by setting bit 5 of every byte:
-            // only the letter's two cases become its lower case that way.
-            let lead = caseInsensitive ? lowercase(first) : first
-            let folds = caseInsensitive && lead &- 0x61 < 26
-            let fold: UInt64 = folds ? 0x2020_2020_2020_2020 : 0
-            let pattern = UInt64(lead) &* 0x0101_0101_0101_0101
-            while start + 8 <= last + 1 {
-                let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self) | fold
-                if ASCII.hasZeroByte(word ^ pattern), hasMatch(part, in: text, from: start, through: start + 7, caseInsensitive: caseInsensitive) {
-                    return true
-                }
-                start += 8
-            }
+        guard last >= 7, let base = text.baseAddress else { return hasMatch(part, in: text, from: 0, through: last, caseInsensitive: caseInsensitive) }
+        // Eight starts at a time, read as words: only where a start's byte and the next one
+        // are the part's first two bytes is it looked at byte by byte (most texts of a scan
+        // have no such place). The last eight starts are read from `last - 7`, over the
+        // ones before if need be, so no start is left to a slower loop.
+        let lead = Needle(first, caseInsensitive: caseInsensitive)
+        let second = part.count >= 2 ? Needle(part[1], caseInsensitive: caseInsensitive) : nil
+        func word(_ at: Int) -> UInt64 { UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) }
+        var next = 0
+        while true {
+            let at = min(next, last - 7)
+            var differs = lead.differs(word(at))
+            // Bytes `at + 1 ... at + 8`: inside the text, since the part has a byte after them.
+            if let second { differs |= second.differs(word(at + 1)) }
+            if ASCII.hasZeroByte(differs), hasMatch(part, in: text, from: at, through: at + 7, caseInsensitive: caseInsensitive) { return true }
+            if at == last - 7 { return false }
+            next += 8
         }
-        return start <= last && hasMatch(part, in: text, from: start, through: last, caseInsensitive: caseInsensitive)
+    }
+
+    /// One byte of the part, found in eight bytes at once: XOR leaves a zero byte where it
+    /// is. Under [c] a letter is found in either case by setting bit 5 of every byte first
+    /// (only the letter's two cases become its lower case that way; punctuation stays
+    /// punctuation).
+    private struct Needle {
+        let pattern: UInt64
+        let fold: UInt64
+
+        init(_ byte: UInt8, caseInsensitive: Bool) {
+            let lowered = caseInsensitive ? ASCII.lowercase(byte) : byte
+            pattern = UInt64(lowered) &* 0x0101_0101_0101_0101
+            fold = caseInsensitive && lowered &- 0x61 < 26 ? 0x2020_2020_2020_2020 : 0
+        }
+
+        @inline(__always)
+        func differs(_ word: UInt64) -> UInt64 { (word | fold) ^ pattern }
     }
 
     /// Whether a byte of `word` is zero (the classic test: a byte that borrows when 1 is
