@@ -34,13 +34,14 @@ enum RowsCommand {
         var cells: [Cell] = []
         try shell.emit(columns: ["Z_PK", "Z_ENT", "Z_OPT"] + columns) { sink in
             try store.forEachRow(of: mapping, limit: limit) { row in
-                if let plan = plans[row.entityNumber] {
-                    plan.fill(&cells, from: row, shell: shell)
+                let plan: RowCellPlan
+                if let known = plans[row.entityNumber] {
+                    plan = known
                 } else {
-                    let plan = RowCellPlan(mapping: row.mapping, columns: columns)
+                    plan = RowCellPlan(mapping: row.mapping, columns: columns)
                     plans[row.entityNumber] = plan
-                    plan.fill(&cells, from: row, shell: shell)
                 }
+                plan.fill(&cells, from: row, shell: shell)
                 sink.row(cells)
             }
         }

@@ -26,22 +26,10 @@ enum JSONText {
         }
     }
 
+    /// A JSON string, escaped as ``OutputBytes/append(jsonString:)`` escapes it.
     static func string(_ s: String) -> String {
-        // Most text needs no escape: one pass over its bytes says so.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) { return "\"" + s + "\"" }
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var bytes = OutputBytes()
+        bytes.append(jsonString: s)
+        return bytes.take()
     }
 }

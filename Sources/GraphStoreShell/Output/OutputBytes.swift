@@ -38,7 +38,8 @@ struct OutputBytes {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    /// Text as it is (its bytes copied where they lie, for a native string).
+    mutating func append(_ text: String) { OutputBytes.withBytes(of: text) { bytes.append(contentsOf: $0) } }
 
     mutating func append(byte: UInt8) { bytes.append(byte) }
 
@@ -62,8 +63,8 @@ struct OutputBytes {
         OutputBytes.withDigits(of: value) { appendCSV($0, separator: separatorByte) }
     }
 
-    /// A JSON string (see ``JSONText/string(_:)``): quotes, backslashes and control
-    /// characters escaped, everything else as it is.
+    /// A JSON string: quotes, backslashes and control characters escaped, everything else
+    /// as it is.
     mutating func append(jsonString text: String) {
         OutputBytes.withBytes(of: text) { appendJSON($0) }
     }

@@ -97,7 +97,12 @@ public final class ResultWriter: ResultSink {
                 writeJSONObject(cells, into: &$0)
                 $0.append(byte: 0x0A)
             }
-        default: writeOtherRow(cells.map(shown))
+        case .json, .jsonl: document?.row(jsonObject(cells))
+        case .tsv: put(cells.map { FieldText.tsv(text(shown($0))) }.joined(separator: "\t") + "\n")
+        case .list: put(cells.map { text(shown($0)) }.joined(separator: columnSeparator) + rowSeparator)
+        case .html: put(htmlRow(cells.map { text(shown($0)) }, cell: "TD"))
+        case .line: writeLineRecord(cells.map(shown))
+        case .table, .box, .markdown: table?.add(cells.map(shown))
         }
     }
 
@@ -108,20 +113,6 @@ public final class ResultWriter: ResultSink {
         swap(&bytes, &pending)
         body(&bytes)
         swap(&bytes, &pending)
-    }
-
-    /// A row in the modes written from strings: tsv, list, html, a JSON document's rows,
-    /// line records and the aligned modes.
-    private func writeOtherRow(_ cells: [Cell]) {
-        switch settings.mode {
-        case .tsv: put(cells.map { FieldText.tsv(text($0)) }.joined(separator: "\t") + "\n")
-        case .list: put(cells.map(text).joined(separator: columnSeparator) + rowSeparator)
-        case .html: put(htmlRow(cells.map(text), cell: "TD"))
-        case .json, .jsonl: document?.row(jsonObject(cells))
-        case .line: writeLineRecord(cells)
-        case .table, .box, .markdown: table?.add(cells)
-        case .csv: writing { writeCSVRow(cells, into: &$0) }
-        }
     }
 
     /// A cell as the mode shows it. Dates print as ISO 8601 in the zone `.tz` sets, in every
@@ -217,17 +208,12 @@ public final class ResultWriter: ResultSink {
 
     private func text(_ cell: Cell) -> String { cell.rendered(null: settings.nullText) }
 
-    /// A row as one JSON object, for a JSON document; a cell absent for this row is left out.
+    /// A row as one JSON object, for a JSON document (written as ``writeJSONObject(_:into:)``
+    /// writes it, into a buffer of its own).
     private func jsonObject(_ cells: [Cell]) -> String {
-        var out = "{"
-        var first = true
-        for (key, cell) in zip(jsonKeys, cells) where cell != .absent {
-            if !first { out += "," }
-            first = false
-            out += key
-            out += JSONText.value(cell)
-        }
-        return out + "}"
+        var bytes = OutputBytes()
+        writeJSONObject(cells, into: &bytes)
+        return bytes.take()
     }
 
     /// A row as one JSON object, written into the buffer; a cell absent for this row is left
@@ -246,7 +232,7 @@ public final class ResultWriter: ResultSink {
             case .objectID(let id): bytes.append(jsonObjectID: id, uri: false)
             case .objectURI(let id): bytes.append(jsonObjectID: id, uri: true)
             case .null, .absent: bytes.append("null")
-            case .value(.double(let d)) where d.isFinite: bytes.append(AttributeValue.format(d))
+            case .value(.double): bytes.append(JSONText.value(cell))
             default:
                 switch shown(cell) {
                 case .text(let s): bytes.append(jsonString: s)
@@ -260,22 +246,18 @@ public final class ResultWriter: ResultSink {
     /// A row in csv mode, written into the buffer.
     private func writeCSVRow(_ cells: [Cell], into bytes: inout OutputBytes) {
         let separator = columnSeparator
-        // A one-byte separator (the usual comma) is added as a byte.
-        let separatorByte = separator.utf8.count == 1 ? separator.utf8.first : nil
         for (index, cell) in cells.enumerated() {
-            if index > 0 {
-                if let separatorByte { bytes.append(byte: separatorByte) } else { bytes.append(separator) }
-            }
+            if index > 0 { bytes.append(separator) }
             // The usual cells first, as they are; dates, bytes and decoded values as shown.
             switch cell {
             case .value(.integer(let i)): bytes.append(csvInteger: i, separator: separator)
             case .text(let s), .value(.string(let s)): bytes.append(csvField: s, separator: separator)
             case .objectID(let id): bytes.append(csvObjectID: id, uri: false, separator: separator)
             case .objectURI(let id): bytes.append(csvObjectID: id, uri: true, separator: separator)
-            case .value(.double(let d)): bytes.append(csvField: AttributeValue.format(d), separator: separator)
+            case .value(.double): bytes.append(csvField: text(cell), separator: separator)
             default: bytes.append(csvField: text(shown(cell)), separator: separator)
             }
         }
-        if settings.rowSeparator == nil { bytes.append(byte: 0x0A) } else { bytes.append(rowSeparator) }
+        bytes.append(rowSeparator)
     }
 }
