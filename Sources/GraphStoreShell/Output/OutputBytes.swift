@@ -41,6 +41,9 @@ struct OutputBytes {
     /// Text as it is (its bytes copied where they lie, for a native string).
     mutating func append(_ text: String) { OutputBytes.withBytes(of: text) { bytes.append(contentsOf: $0) } }
 
+    /// Text encoded already: a separator or a JSON key, written on every row.
+    mutating func append(utf8 encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+
     mutating func append(byte: UInt8) { bytes.append(byte) }
 
     /// A whole number in decimal, as `String(value)` writes it.

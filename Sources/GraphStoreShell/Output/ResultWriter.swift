@@ -30,8 +30,9 @@ public final class ResultWriter: ResultSink {
     private let isPaged: (_ lines: Int) -> Bool
     private let document: JSONRowDestination?
     private var columns: [String] = []
-    /// The column names as JSON strings, followed by `:` (made once, written on every row).
-    private var jsonKeys: [String] = []
+    /// The column names as JSON strings, followed by `:`, in UTF-8 (made once, written on
+    /// every row).
+    private var jsonKeys: [[UInt8]] = []
     /// The text written and not yet handed to `write`.
     private var pending = OutputBytes(reserving: true)
     private var started = false
@@ -68,7 +69,7 @@ public final class ResultWriter: ResultSink {
 
     public func begin(columns: [String]) {
         self.columns = columns
-        jsonKeys = columns.map { JSONText.string($0) + ":" }
+        jsonKeys = columns.map { Array((JSONText.string($0) + ":").utf8) }
         started = false
         table = nil
         rowCount = 0
@@ -224,7 +225,7 @@ public final class ResultWriter: ResultSink {
         for (key, cell) in zip(jsonKeys, cells) where cell != .absent {
             if !first { bytes.append(byte: 0x2C) }
             first = false
-            bytes.append(key)
+            bytes.append(utf8: key)
             // The usual cells first, as they are; dates, bytes and decoded values as shown.
             switch cell {
             case .value(.integer(let i)): bytes.append(integer: i)
@@ -246,18 +247,23 @@ public final class ResultWriter: ResultSink {
     /// A row in csv mode, written into the buffer.
     private func writeCSVRow(_ cells: [Cell], into bytes: inout OutputBytes) {
         let separator = columnSeparator
+        // A one-byte separator (the usual comma, the usual newline) is added as a byte: an
+        // array or string of one byte costs several times more to add, six times a row.
+        let separatorByte = separator.utf8.count == 1 ? separator.utf8.first : nil
         for (index, cell) in cells.enumerated() {
-            if index > 0 { bytes.append(separator) }
+            if index > 0 {
+                if let separatorByte { bytes.append(byte: separatorByte) } else { bytes.append(separator) }
+            }
             // The usual cells first, as they are; dates, bytes and decoded values as shown.
             switch cell {
             case .value(.integer(let i)): bytes.append(csvInteger: i, separator: separator)
             case .text(let s), .value(.string(let s)): bytes.append(csvField: s, separator: separator)
             case .objectID(let id): bytes.append(csvObjectID: id, uri: false, separator: separator)
             case .objectURI(let id): bytes.append(csvObjectID: id, uri: true, separator: separator)
-            case .value(.double): bytes.append(csvField: text(cell), separator: separator)
+            case .value(.double(let d)): bytes.append(csvField: AttributeValue.format(d), separator: separator)
             default: bytes.append(csvField: text(shown(cell)), separator: separator)
             }
         }
-        bytes.append(rowSeparator)
+        if settings.rowSeparator == nil { bytes.append(byte: 0x0A) } else { bytes.append(rowSeparator) }
     }
 }
