@@ -85,7 +85,7 @@ enum FetchBenchmark {
     /// A third side, ``ObjectFloor``, makes a minimal hand-written object per row: how far
     /// from the raw loop any object-per-row design starts.
     static func materializeAll(_ path: String) throws {
-        let runs = try AlternatingRuns("fetch", sides: ["ours", "raw", "floor"], arguments: [path])
+        let runs = try AlternatingRuns("fetch", sides: ["ours", "raw", "floor", "dictionaries", "rows"], arguments: [path])
         let (ours, raw, floor) = (runs.timing("ours"), runs.timing("raw"), runs.timing("floor"))
         let (oursPeak, rawPeak, floorPeak) = (runs.median("ours", \.peakMB), runs.median("raw", \.peakMB), runs.median("floor", \.peakMB))
         for (label, timing, peak) in [
@@ -110,6 +110,8 @@ enum FetchBenchmark {
             case "prefix-raw": try rawPrefix(path, repetitions: 200)
             case "prefix-ours": try oursPrefix(path, repetitions: 200)
             case "floor": try ObjectFloor.run(path)
+            case "dictionaries": try dictionariesAll(path)
+            case "rows": try rowsAll(path)
             default: try oursAll(path)
             }
         }
@@ -133,6 +135,42 @@ enum FetchBenchmark {
             let category = try word.objectID(forKey: "wordCategory")?.primaryKey ?? 0
             checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
         }
+        return checksum
+    }
+
+    /// The same three values of every word through a dictionary fetch (no object made), read
+    /// by key as an app reads Core Data's dictionary results.
+    static func dictionariesAll(_ path: String) throws -> Int {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        var request = FetchRequest(entityName: "Word")
+        request.resultType = .dictionary
+        request.propertiesToFetch = ["text", "length", "wordCategory"]
+        var checksum = 0
+        for word in try ManagedObjectContext(store: store).fetchDictionaries(request) {
+            let text = word["text"]?.attributeValue?.stringValue ?? ""
+            let length = word["length"]?.attributeValue?.integerValue ?? 0
+            let category = word["wordCategory"]?.objectID?.primaryKey ?? 0
+            checksum &+= text.utf8.count &+ Int(length) &+ Int(category)
+        }
+        return checksum
+    }
+
+    /// The same three values of every word read in place from the rows
+    /// (`enumerateStoredRows`: no object, no dictionary).
+    static func rowsAll(_ path: String) throws -> Int {
+        let store = try PersistentStore(path: path, model: WordList.indexedModel)
+        let mapping = try store.mapping(for: "Word")
+        guard let text = mapping.attributeIndex(of: "text"), let length = mapping.attributeIndex(of: "length"),
+            let category = mapping.relationshipIndex(of: "wordCategory")
+        else { throw BenchmarkError("Word lacks text, length or wordCategory") }
+        var checksum = 0
+        let read = try ManagedObjectContext(store: store).enumerateStoredRows(FetchRequest(entityName: "Word")) { row in
+            let word = try row.value(at: text)?.stringValue ?? ""
+            let letters = try row.value(at: length)?.integerValue ?? 0
+            let group = try row.destinationID(at: category)?.primaryKey ?? 0
+            checksum &+= word.utf8.count &+ Int(letters) &+ Int(group)
+        }
+        guard read else { throw BenchmarkError("enumerateStoredRows declined a fresh context's fetch") }
         return checksum
     }
 

@@ -31,8 +31,9 @@ extension ManagedObjectContext {
             return try dictionariesInMemory(request, query)
         }
         var results: [[String: FetchedValue]] = []
+        let template = DictionaryRowTemplate(query.properties)
         try store.forEachRow(of: query) { row in
-            results.append(try row.dictionary(of: query))
+            results.append(try row.dictionary(of: query, template))
             return true
         }
         guard let having = try DictionaryGrouping.having(of: request, types: query.properties) else { return results }

@@ -153,6 +153,8 @@ extension PersistentStore {
             sql += " GROUP BY " + groups.flatMap { group in
                 switch group {
                 case .attribute(let fragment, _): [renderer.render(fragment)]
+                // A constant entity number (a destination without sub-entities) splits no group.
+                case .object(let key, .parameter): [renderer.render(key)]
                 case .object(let key, let entity): [renderer.render(key), renderer.render(entity)]
                 }
             }.joined(separator: ", ")

@@ -17,6 +17,16 @@ public enum FetchedValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The destination's object ID, if this is a to-one's value.
+    ///
+    /// ```swift
+    /// let category = dictionary["category"]?.objectID
+    /// ```
+    public var objectID: ObjectID? {
+        if case .objectID(let id) = self { return id }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case .attribute(let value): value.description

@@ -144,25 +144,24 @@ final class RowCursor {
         layout.appendNumberProblems(in: statement, to: &row.problems)
     }
 
-    /// The current row of a dictionary query: its properties by name, nil values left out.
-    func dictionary(of query: FetchQuery) throws -> [String: FetchedValue] {
-        var result: [String: FetchedValue] = [:]
+    /// The current row of a dictionary query: its properties by name, nil values left out
+    /// (`template` is the query's, see ``DictionaryRowTemplate``).
+    func dictionary(of query: FetchQuery, _ template: DictionaryRowTemplate) throws -> [String: FetchedValue] {
         var column = 0
-        for property in query.properties {
+        return try template.dictionary { i in
+            let property = query.properties[i]
             if let type = property.attributeType {
                 defer { column += 1 }
-                do {
-                    if let value = try RowCodec.decode(statement, column: column, as: type) { result[property.name] = .attribute(value) }
+                do throws(RowCodec.DecodingFailure) {
+                    return try RowCodec.decode(statement, column: column, as: type).map(FetchedValue.attribute)
                 } catch {
                     throw StoreError.malformedValue(
                         entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)
                 }
-            } else {
-                defer { column += 2 }
-                guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { continue }
-                result[property.name] = .objectID(ObjectID(mapping: mapping, primaryKey: statement.int64(column)))
             }
+            defer { column += 2 }
+            guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { return nil }
+            return .objectID(ObjectID(mapping: mapping, primaryKey: statement.int64(column)))
         }
-        return result
     }
 }

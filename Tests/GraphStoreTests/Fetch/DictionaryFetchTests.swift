@@ -147,6 +147,51 @@ struct DictionaryFetchTests {
         #expect(compared > 100)
     }
 
+    @Test("a to-one's value is the destination ID the object holds, also when no such row exists; nil values are left out")
+    func toOneValuesAreTheObjectsOwn() throws {
+        // Book 1 points at a category that is not there, book 2 at none.
+        let store = try PersistentStore(path: try BrokenStores.changed(
+            Fixtures.exampleStore, sql: "UPDATE ZBOOK SET ZCATEGORY = 999 WHERE Z_PK = 1; UPDATE ZBOOK SET ZCATEGORY = NULL, ZPRICE = NULL WHERE Z_PK = 2"))
+        let context = ManagedObjectContext(store: store)
+        var request = FetchRequest(entityName: "Book", sortKeys: [SortKey("title")])
+        request.resultType = .dictionary
+        request.propertiesToFetch = ["price", "category"]
+        let rows = try context.fetchDictionaries(request)
+        let objects = try ManagedObjectContext(store: store).fetch(FetchRequest(entityName: "Book", sortKeys: [SortKey("title")]))
+        #expect(rows.count == 3 && objects.count == 3)
+        for (row, object) in zip(rows, objects) {
+            #expect(row["category"]?.objectID == (try object.objectID(forKey: "category")))
+            #expect(row["price"]?.attributeValue == (try object.value(forKey: "price")))
+        }
+        #expect(rows.contains { $0["category"]?.objectID?.primaryKey == 999 })
+        #expect(rows.contains { $0.isEmpty })
+        #expect(try store.sql(for: request).sql.contains("JOIN") == false)
+    }
+
+    @Test("on every corpus store, an entity's dictionaries hold what its objects hold, sub-entities' to-ones included")
+    func corpusDictionariesEqualObjects() throws {
+        guard let corpus = try Fixtures.requireCorpus("dictionary fetches of whole rows on the corpus") else { return }
+        var compared = 0
+        for path in ModelIOCorpus.stores(in: corpus) {
+            guard let store = try? PersistentStore(path: path) else { continue }
+            let context = ManagedObjectContext(store: store)
+            for mapping in store.allMappings where (try? context.count(for: FetchRequest(entityName: mapping.name))).map({ $0 > 0 && $0 <= 3000 }) == true {
+                let request = FetchRequest(entityName: mapping.name)
+                guard let dictionaries = try? context.fetchDictionaries(request),
+                    let objects = try? ManagedObjectContext(store: store).fetch(request) else { continue }
+                let keyPaths = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
+                    + mapping.relationships.filter { if case .foreignKey = $0.storage { true } else { false } }.map(\.relationship.name)
+                guard let expected = try? objects.map({ try ManagedObjectContext.values(of: $0, keyPaths) }) else { continue }
+                compared += 1
+                if !Self.sameRows(dictionaries, expected) {
+                    Issue.record("\((path as NSString).lastPathComponent) \(mapping.name): dictionaries differ from the objects' values")
+                }
+            }
+        }
+        print("dictionary fetches: \(compared) entities' whole rows compared with their objects on the corpus")
+        #expect(compared > 50)
+    }
+
     /// For each of an entity's first attributes: grouped by it, count, min and max of the
     /// next, sum and average when numeric; grouped by each stored to-one and its first attribute.
     static func requests(for mapping: EntityMapping) -> [FetchRequest<ManagedObject>] {

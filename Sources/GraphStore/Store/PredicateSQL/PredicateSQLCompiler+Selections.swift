@@ -28,7 +28,7 @@ extension PredicateSQLCompiler {
     enum PropertySelection {
         /// An attribute's column, decoded with its type.
         case attribute(SQLFragment, AttributeType)
-        /// A to-one destination: its key and entity number (from the joined row).
+        /// A to-one destination: its key and entity number (from the row's foreign key).
         case object(key: SQLFragment, entity: SQLFragment)
     }
 
@@ -38,10 +38,14 @@ extension PredicateSQLCompiler {
         let components = keyPath.split(separator: ".").map(String.init)
         guard let last = components.last else { throw invalid("the key path is empty") }
         if let owner = try? scopeReached(by: components.dropLast()), let relationship = owner.mapping.relationship(named: last),
-            !relationship.relationship.isToMany, case .foreignKey(let column, _, _) = relationship.storage, !column.isEmpty
+            !relationship.relationship.isToMany, case .foreignKey(let column, let entityColumn, _) = relationship.storage, !column.isEmpty
         {
-            let destination = try join(owner, relationship, foreignKey: column)
-            return .object(key: .column(destination.alias, "Z_PK"), entity: .column(destination.alias, "Z_ENT"))
+            // The row's own columns name the destination, as an object read from the row
+            // holds it: no join (which cost a B-tree search per row). Without sub-entities
+            // the destination's entity is the declared one.
+            if let entityColumn { return .object(key: .column(owner.alias, column), entity: .column(owner.alias, entityColumn)) }
+            let destination = try lookup(relationship.relationship.destination)
+            return .object(key: .column(owner.alias, column), entity: .parameter(.integer(Int64(destination.number))))
         }
         let value = try selection(keyPath, invalid)
         guard let type = value.attributeType else { throw invalid("only attributes and to-one relationships can be fetched") }
