@@ -107,6 +107,12 @@ open class ManagedObject {
     @exclusivity(unchecked) private unowned(unsafe) var context: ManagedObjectContext?
     #endif
 
+    /// The object's entity mapping (entity, table, columns): its ID's, kept apart as a
+    /// constant because the ID changes (temporary to permanent) and the entity never does.
+    /// Reading a constant of the object needs no retain of the mapping, where reading it
+    /// through the ID did: every `value(forKey:)` and relationship access looks names up here.
+    public let mapping: EntityMapping
+
     enum Lifecycle {
         case registered, inserted, deleted
     }
@@ -134,6 +140,7 @@ open class ManagedObject {
         self.objectID = objectID
         self.context = context
         let mapping = objectID.mapping
+        self.mapping = mapping
         self.isFault = true
         self.hasData = false
         // Empty slots: nothing is allocated for entities with up to four attributes and two
@@ -148,10 +155,8 @@ open class ManagedObject {
         #endif
     }
 
-    /// The object's entity mapping (entity, table, columns).
-    public var mapping: EntityMapping { objectID.mapping }
     /// The object's entity.
-    public var entity: EntityDescription { objectID.mapping.entity }
+    public var entity: EntityDescription { mapping.entity }
     /// Whether the object was inserted and not yet saved.
     public var isInserted: Bool { lifecycle == .inserted }
     /// Whether the object was deleted and the delete not yet saved.

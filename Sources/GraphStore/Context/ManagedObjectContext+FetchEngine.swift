@@ -66,6 +66,12 @@ final class FetchRowConverter {
     private let predicate: ObjectPredicate?
     private let residual: ObjectPredicate?
     private let store: PersistentStore
+    /// The context's identity map, held here as a constant so that the per-row lookup and
+    /// insert borrow it (reached through the context, each insert retained and released it).
+    private let registry: ObjectRegistry
+    /// The reading of the fetch's one entity, when it has no sub-entities (most fetches):
+    /// a constant, so that a row of it is read without retaining anything of the lookup.
+    private let only: EntityReading?
     /// The entity of the last row read (rows of one entity usually come in runs), and every
     /// entity read so far. Read for every row and only ever accessed from `reading(_:_:)`, so
     /// exclusivity is not checked (see `UncheckedStorage.swift`).
@@ -94,6 +100,12 @@ final class FetchRowConverter {
         self.predicate = predicate
         residual = query.residual
         store = context.store
+        registry = context.registered
+        if readsRows, query.family.count == 1, let layout = query.reader?.layout(entityNumber: query.family[0].number) {
+            only = EntityReading(layout: layout, type: context.objectClass(for: layout.mapping))
+        } else {
+            only = nil
+        }
     }
 
     /// The result for the cursor's current row, or nil when it does not qualify: its
@@ -108,13 +120,13 @@ final class FetchRowConverter {
         }
         var isNew = false
         let object: ManagedObject
-        if let existing = context.registered.object(number: number, key: key) {
+        if let existing = registry.object(number: number, key: key) {
             if !existing.hasData { try fill(existing, key: key, from: row, reading) }
             object = existing
         } else {
             let made = reading.type.init(objectID: ObjectID(mapping: reading.layout.mapping, primaryKey: key), context: context)
             try fill(made, key: key, from: row, reading)
-            context.registered.insert(made, number: number, key: key)
+            registry.insert(made, number: number, key: key)
             object = made
             isNew = true
         }
@@ -142,7 +154,13 @@ final class FetchRowConverter {
         return FetchCandidate(id: id, object: nil, sortValues: row.sortValues)
     }
 
+    @inline(__always)
     private func reading(_ number: Int, _ row: RowCursor) -> EntityReading? {
+        if let only, only.number == number { return only }
+        return anyReading(number, row)
+    }
+
+    private func anyReading(_ number: Int, _ row: RowCursor) -> EntityReading? {
         if let last = last.value, last.number == number { return last }
         if let known = readings.value.first(where: { $0.number == number }) {
             last.value = known

@@ -92,6 +92,7 @@ extension ManagedObjectContext {
         guard !renamed.isEmpty else { return }
         for (old, new) in renamed {
             guard let key = new.primaryKey, let object = borrowed.removeValue(forKey: old) else { continue }
+            assert(new.mapping === object.mapping, "an object's entity does not change")
             object.objectID = new
             object.version = 1
             registered.insert(object, number: new.mapping.number, key: key)

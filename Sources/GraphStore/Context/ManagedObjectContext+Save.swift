@@ -320,6 +320,7 @@ extension ManagedObjectContext {
             guard let key = object.pendingKey else { continue }
             let id = store.objectID(object.mapping, primaryKey: key)
             if observesRenames { renamed[object.objectID] = id }
+            assert(id.mapping === object.mapping, "an object's entity does not change")
             object.objectID = id
             object.pendingKey = nil
             object.version = 1
