@@ -97,6 +97,26 @@ import Testing
         #expect(read.timeIntervalSinceReferenceDate == stored)
     }
 
+    @Test("csv and json write dates digit by digit as the text of the date: in a zone, before 2001, quoted in csv only when the separator is in it")
+    func datesWrittenAsBytes() throws {
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        let dates = [526_927_588.940283, -3_000_000_000.25, 0, 1e-5, 788_918_400.123456789].map { Date(timeIntervalSinceReferenceDate: $0) }
+        let rows = dates.map { [Cell.value(.date($0))] }
+        for zone in [TimeZone.gmt, paris] {
+            let texts = dates.map { ISO8601DateText.string(from: $0, in: zone) }
+            let json = write(.json, columns: ["d"], rows: rows) { $0.timeZone = zone }
+            #expect(json == "[\n" + texts.map { "{\"d\":\"\($0)\"}" }.joined(separator: ",\n") + "\n]\n", "\(json)")
+            let csv = write(.csv, columns: ["d"], rows: rows) { $0.timeZone = zone }
+            #expect(csv == "d\n" + texts.map { $0 + "\n" }.joined(), "\(csv)")
+            // A separator that the text holds quotes it, as any field.
+            let colons = write(.csv, columns: ["d", "n"], rows: rows.map { $0 + [.value(.integer(1))] }) {
+                $0.timeZone = zone
+                $0.columnSeparator = ":"
+            }
+            #expect(colons == "d:n\n" + texts.map { "\"\($0)\":1\n" }.joined(), "\(colons)")
+        }
+    }
+
     @Test("Bytes are whole (0x hex) in every mode a program reads, summarised only in table and box")
     func bytesAreWholeInMachineModes() throws {
         let bytes = Data((0..<16).map { UInt8($0 * 17) })

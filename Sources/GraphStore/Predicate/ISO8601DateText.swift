@@ -33,6 +33,12 @@ public enum ISO8601DateText {
         ExactDateText.string(from: date, in: timeZone)
     }
 
+    /// ``string(from:in:)``'s text appended to `bytes` as UTF-8, without a string for it
+    /// (the shell's output modes write dates so).
+    package static func appendText(of date: Date, in timeZone: TimeZone, to bytes: inout [UInt8]) {
+        ExactDateText.appendText(of: date, in: timeZone, to: &bytes)
+    }
+
     /// Why a text is not a date: nil when it is not in a form read at all, else the field
     /// that is out of range.
     private struct Reason: Error {

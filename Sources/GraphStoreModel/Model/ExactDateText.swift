@@ -9,25 +9,118 @@ import Foundation
 package enum ExactDateText {
     /// `date` in `timeZone`: `Z` in UTC (or any zone at offset zero), else `+01:00`.
     package static func string(from date: Date, in timeZone: TimeZone) -> String {
+        var bytes: [UInt8] = []
+        appendText(of: date, in: timeZone, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``string(from:in:)``'s text to `bytes`, digit by digit: no string is made
+    /// for a date whose seconds have up to nine fractional digits (what `Date()` stores;
+    /// others are printed, see ``arithmeticDecimalParts(of:)``).
+    package static func appendText(of date: Date, in timeZone: TimeZone, to bytes: inout [UInt8]) {
         let seconds = date.timeIntervalSinceReferenceDate
-        guard let (whole, fraction) = decimalParts(of: seconds) else { return AttributeValue.format(seconds) }
+        let whole: Int64
+        var printedFraction = ""
+        var fraction: (value: UInt64, digits: Int) = (0, 0)
+        if let parts = arithmeticDecimalParts(of: seconds) {
+            whole = parts.whole
+            fraction = (parts.fraction, parts.fractionDigits)
+        } else if let parts = printedDecimalParts(of: seconds) {
+            (whole, printedFraction) = parts
+        } else {
+            return bytes.append(contentsOf: AttributeValue.format(seconds).utf8)
+        }
         let offset = timeZone.secondsFromGMT(for: date)
         let local = whole + Int64(offset)
         let days = floorDivide(local, 86_400)
-        let secondOfDay = local - days * 86_400
+        let secondOfDay = Int(local - days * 86_400)
         let (year, month, day) = civil(fromDaysSince2001: days)
-        var text = yearText(year) + "-" + twoDigits(month) + "-" + twoDigits(day)
-        text += "T" + twoDigits(Int(secondOfDay / 3600)) + ":" + twoDigits(Int(secondOfDay / 60 % 60)) + ":" + twoDigits(Int(secondOfDay % 60))
-        if !fraction.isEmpty { text += "." + fraction }
-        return text + zoneText(offset)
+        appendYear(year, to: &bytes)
+        bytes.append(0x2D)
+        appendTwoDigits(month, to: &bytes)
+        bytes.append(0x2D)
+        appendTwoDigits(day, to: &bytes)
+        bytes.append(0x54)
+        appendTwoDigits(secondOfDay / 3600, to: &bytes)
+        bytes.append(0x3A)
+        appendTwoDigits(secondOfDay / 60 % 60, to: &bytes)
+        bytes.append(0x3A)
+        appendTwoDigits(secondOfDay % 60, to: &bytes)
+        if fraction.digits > 0 || !printedFraction.isEmpty {
+            bytes.append(0x2E)
+            appendDigits(fraction.value, count: fraction.digits, to: &bytes)
+            bytes.append(contentsOf: printedFraction.utf8)
+        }
+        appendZone(offset, to: &bytes)
     }
 
     /// The whole seconds (rounded down) and the fractional digits of the shortest decimal
     /// that reads back as `seconds` (`-1.25` is `-2` and `"75"`); nil for values too large
     /// or not finite, which no calendar date names.
     static func decimalParts(of seconds: Double) -> (whole: Int64, fraction: String)? {
+        guard let parts = arithmeticDecimalParts(of: seconds) else { return printedDecimalParts(of: seconds) }
+        var digits: [UInt8] = []
+        appendDigits(parts.fraction, count: parts.fractionDigits, to: &digits)
+        return (parts.whole, String(decoding: digits, as: UTF8.self))
+    }
+
+    /// ``decimalParts(of:)`` by arithmetic, the fraction's digits as an integer and how many
+    /// there are (`-1.25` is `-2`, 75, 2); nil when it takes more than nine digits, or the
+    /// arithmetic cannot be sure (then the double is printed, ``printedDecimalParts(of:)``).
+    ///
+    /// The shortest text that reads back has the fewest fractional digits `k` for which the
+    /// integer `n` nearest `|seconds| × 10^k` gives back `|seconds|` as `n / 10^k`: IEEE
+    /// division of two exact values rounds once, as reading the decimal text does. The
+    /// product's rounding error is recovered exactly (a fused multiply-add), so `n` is the
+    /// integer nearest the exact product, the one Swift's printing picks among equals; a
+    /// product within a hair of a tie is left to printing. Tests compare the two ways on
+    /// millions of values.
+    static func arithmeticDecimalParts(of seconds: Double) -> (whole: Int64, fraction: UInt64, fractionDigits: Int)? {
+        // As printing: beyond 10^15 seconds (30 million years) a value names no date shown.
         guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
-        // Swift prints the shortest digits that read back exactly: "526927588.940283", "1e-05".
+        let magnitude = abs(seconds)
+        var scale = 1.0
+        var power: UInt64 = 1
+        for digits in 0...9 {
+            let product = magnitude * scale
+            // Below 2^53, so that every integer near it is a double.
+            guard product < 9.0e15 else { return nil }
+            let error = (-product).addingProduct(magnitude, scale)
+            var nearest = product.rounded()
+            let distance = (product - nearest) + error
+            guard abs(abs(distance) - 0.5) > 1e-6 else { return nil }
+            if distance > 0.5 { nearest += 1 } else if distance < -0.5 { nearest -= 1 }
+            if nearest / scale == magnitude {
+                var scaled = UInt64(nearest)
+                var count = digits
+                while count > 0, scaled % 10 == 0 {
+                    scaled /= 10
+                    count -= 1
+                    power /= 10
+                }
+                return signed(whole: Int64(scaled / power), fraction: scaled % power, digits: count, power: power, negative: seconds < 0)
+            }
+            scale *= 10
+            power *= 10
+        }
+        return nil
+    }
+
+    /// A non-negative `whole.fraction` made negative as ``decimalParts(of:)`` writes it:
+    /// -X.F is -(X+1) + (1 - 0.F), the fraction's ten's complement of as many digits.
+    private static func signed(whole: Int64, fraction: UInt64, digits: Int, power: UInt64, negative: Bool)
+        -> (whole: Int64, fraction: UInt64, fractionDigits: Int)
+    {
+        guard negative else { return (whole, fraction, digits) }
+        guard fraction > 0 else { return (-whole, 0, 0) }
+        return (-whole - 1, power - fraction, digits)
+    }
+
+    /// ``decimalParts(of:)`` by printing the double: Swift prints the shortest digits that
+    /// read back exactly ("526927588.940283", "1e-05"). The slow way, for the values the
+    /// arithmetic leaves, and what tests check it against.
+    static func printedDecimalParts(of seconds: Double) -> (whole: Int64, fraction: String)? {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
         let printed = "\(abs(seconds))"
         let parts = printed.split(separator: "e", maxSplits: 1)
         let exponent = parts.count == 2 ? Int(parts[1]) ?? 0 : 0
@@ -112,23 +205,46 @@ package enum ExactDateText {
         return a % b < 0 ? quotient - 1 : quotient
     }
 
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    private static func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(truncatingIfNeeded: value / 10 % 10) + 0x30)
+        bytes.append(UInt8(truncatingIfNeeded: value % 10) + 0x30)
+    }
+
+    /// `value`'s last `count` decimal digits, leading zeros included.
+    private static func appendDigits(_ value: UInt64, count: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        var rest = value
+        for _ in 0..<count {
+            bytes.append(UInt8(truncatingIfNeeded: rest % 10) + 0x30)
+            rest /= 10
+        }
+        bytes[start...].reverse()
+    }
 
     /// Four digits for years 0000–9999; a sign and at least four digits beyond (ISO 8601's
     /// expanded years).
-    private static func yearText(_ year: Int64) -> String {
-        let digits = String(abs(year))
-        let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        if year < 0 { return "-" + padded }
-        return year > 9999 ? "+" + padded : padded
+    private static func appendYear(_ year: Int64, to bytes: inout [UInt8]) {
+        if year < 0 { bytes.append(0x2D) } else if year > 9999 { bytes.append(0x2B) }
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 19, limit <= year.magnitude {
+            digits += 1
+            limit *= 10
+        }
+        appendDigits(year.magnitude, count: max(4, digits), to: &bytes)
     }
 
-    private static func zoneText(_ offset: Int) -> String {
-        guard offset != 0 else { return "Z" }
+    private static func appendZone(_ offset: Int, to bytes: inout [UInt8]) {
+        guard offset != 0 else { return bytes.append(0x5A) }
         let magnitude = abs(offset)
-        var text = (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":" + twoDigits(magnitude / 60 % 60)
+        bytes.append(offset < 0 ? 0x2D : 0x2B)
+        appendTwoDigits(magnitude / 3600, to: &bytes)
+        bytes.append(0x3A)
+        appendTwoDigits(magnitude / 60 % 60, to: &bytes)
         // Zones of the past had offsets in seconds (Paris until 1911: +00:09:21).
-        if magnitude % 60 != 0 { text += ":" + twoDigits(magnitude % 60) }
-        return text
+        if magnitude % 60 != 0 {
+            bytes.append(0x3A)
+            appendTwoDigits(magnitude % 60, to: &bytes)
+        }
     }
 }

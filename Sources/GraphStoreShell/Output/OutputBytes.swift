@@ -1,3 +1,4 @@
+import Foundation
 import GraphStore
 
 /// A result's text as UTF-8 bytes, gathered in one buffer that is reused from row to row
@@ -64,6 +65,28 @@ struct OutputBytes {
         guard let separatorByte = OutputBytes.singleByte(separator) else { return append(FieldText.csv(String(value), separator: separator)) }
         if separatorByte != 0x2D, !(0x30...0x39).contains(separatorByte) { return append(integer: value) }
         OutputBytes.withDigits(of: value) { appendCSV($0, separator: separatorByte) }
+    }
+
+    /// A date as a CSV field, in ISO 8601 (``ISO8601DateText``), written digit by digit;
+    /// quoted only when the separator is one of its characters.
+    mutating func append(csvDate date: Date, in timeZone: TimeZone, separator: String) {
+        guard let separatorByte = OutputBytes.singleByte(separator) else {
+            return append(FieldText.csv(ISO8601DateText.string(from: date, in: timeZone), separator: separator))
+        }
+        let start = bytes.count
+        ISO8601DateText.appendText(of: date, in: timeZone, to: &bytes)
+        guard bytes[start...].withUnsafeBufferPointer({ FieldText.csvNeedsQuotes($0, separator: separatorByte) }) else { return }
+        let text = Array(bytes[start...])
+        bytes.removeSubrange(start...)
+        text.withUnsafeBufferPointer { appendCSV($0, separator: separatorByte) }
+    }
+
+    /// A date as a JSON string, in ISO 8601 (``ISO8601DateText``), written digit by digit
+    /// (its characters need no escape).
+    mutating func append(jsonDate date: Date, in timeZone: TimeZone) {
+        bytes.append(0x22)
+        ISO8601DateText.appendText(of: date, in: timeZone, to: &bytes)
+        bytes.append(0x22)
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, everything else

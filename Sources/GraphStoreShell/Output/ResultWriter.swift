@@ -234,6 +234,7 @@ public final class ResultWriter: ResultSink {
             case .objectURI(let id): bytes.append(jsonObjectID: id, uri: true)
             case .null, .absent: bytes.append("null")
             case .value(.double): bytes.append(JSONText.value(cell))
+            case .value(.date(let date)): bytes.append(jsonDate: date, in: settings.timeZone)
             default:
                 switch shown(cell) {
                 case .text(let s): bytes.append(jsonString: s)
@@ -261,6 +262,7 @@ public final class ResultWriter: ResultSink {
             case .objectID(let id): bytes.append(csvObjectID: id, uri: false, separator: separator)
             case .objectURI(let id): bytes.append(csvObjectID: id, uri: true, separator: separator)
             case .value(.double(let d)): bytes.append(csvField: AttributeValue.format(d), separator: separator)
+            case .value(.date(let date)): bytes.append(csvDate: date, in: settings.timeZone, separator: separator)
             default: bytes.append(csvField: text(shown(cell)), separator: separator)
             }
         }
