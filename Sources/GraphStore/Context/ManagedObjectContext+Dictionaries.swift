@@ -4,6 +4,8 @@ extension ManagedObjectContext {
     /// The ``FetchRequest/propertiesToFetch`` of the matching rows (every stored attribute
     /// and to-one relationship when none are named), one dictionary per row, nil values
     /// left out; repeated dictionaries once when ``FetchRequest/returnsDistinctResults``.
+    /// A to-one's value is the destination's ``ObjectID`` as the row stores it, the ID the
+    /// object's ``ManagedObject/objectID(forKey:)`` gives, also when no such row exists.
     ///
     /// With aggregates (``ExpressionDescription``) and ``FetchRequest/propertiesToGroupBy``,
     /// one dictionary per group, computed by one SQL query (`GROUP BY`), no object made; the

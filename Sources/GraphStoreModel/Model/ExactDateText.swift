@@ -64,43 +64,50 @@ package enum ExactDateText {
         return (parts.whole, String(decoding: digits, as: UTF8.self))
     }
 
-    /// ``decimalParts(of:)`` by arithmetic, the fraction's digits as an integer and how many
-    /// there are (`-1.25` is `-2`, 75, 2); nil when it takes more than nine digits, or the
-    /// arithmetic cannot be sure (then the double is printed, ``printedDecimalParts(of:)``).
+    /// ``decimalParts(of:)`` by exact integer arithmetic, the fraction's digits as an
+    /// integer and how many there are (`-1.25` is `-2`, 75, 2); nil for the few values it
+    /// leaves to printing (``printedDecimalParts(of:)``): under one second from the
+    /// reference date, a power of two, two shortest decimals equally near.
     ///
-    /// The shortest text that reads back has the fewest fractional digits `k` for which the
-    /// integer `n` nearest `|seconds| × 10^k` gives back `|seconds|` as `n / 10^k`: IEEE
-    /// division of two exact values rounds once, as reading the decimal text does. The
-    /// product's rounding error is recovered exactly (a fused multiply-add), so `n` is the
-    /// integer nearest the exact product, the one Swift's printing picks among equals; a
-    /// product within a hair of a tie is left to printing. Tests compare the two ways on
-    /// millions of values.
+    /// A double of one second or more is a whole number `W` plus a fraction `M / 2^E`, both
+    /// exact, and it reads back from any decimal within half its spacing (`2^-E / 2`, the
+    /// end included when its last bit is 0, as round-half-even reads). The shortest text
+    /// that reads back has the fewest fractional digits `k` for which the integer `d`
+    /// nearest `M × 10^k / 2^E` lies within that half spacing, and Swift's printing picks
+    /// that nearest `d`: the same digits, found with 128-bit integers instead of a string.
+    /// Tests compare the two ways on millions of values.
     static func arithmeticDecimalParts(of seconds: Double) -> (whole: Int64, fraction: UInt64, fractionDigits: Int)? {
         // As printing: beyond 10^15 seconds (30 million years) a value names no date shown.
         guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
         let magnitude = abs(seconds)
-        var scale = 1.0
-        var power: UInt64 = 1
-        for digits in 0...9 {
-            let product = magnitude * scale
-            // Below 2^53, so that every integer near it is a double.
-            guard product < 9.0e15 else { return nil }
-            let error = (-product).addingProduct(magnitude, scale)
-            var nearest = product.rounded()
-            let distance = (product - nearest) + error
-            guard abs(abs(distance) - 0.5) > 1e-6 else { return nil }
-            if distance > 0.5 { nearest += 1 } else if distance < -0.5 { nearest -= 1 }
-            if nearest / scale == magnitude {
-                var scaled = UInt64(nearest)
-                var count = digits
-                while count > 0, scaled % 10 == 0 {
-                    scaled /= 10
-                    count -= 1
-                    power /= 10
-                }
-                return signed(whole: Int64(scaled / power), fraction: scaled % power, digits: count, power: power, negative: seconds < 0)
+        // A power of two has a nearer neighbour below than above: left to printing.
+        guard magnitude >= 1, magnitude.significandBitPattern != 0 else { return nil }
+        let whole = magnitude.rounded(.down)
+        let fractionBits = 52 - Int(magnitude.exponent)
+        guard fractionBits > 0 else { return signed(whole: Int64(whole), fraction: 0, digits: 0, power: 1, negative: seconds < 0) }
+        let scale = UInt128(1) << fractionBits
+        let numerator = UInt128(UInt64((magnitude - whole) * Double(sign: .plus, exponent: fractionBits, significand: 1)))
+        let evenLastBit = magnitude.significandBitPattern & 1 == 0
+        var power: UInt128 = 1
+        for digits in 0...17 {
+            let product = numerator * power
+            let remainder = product & (scale - 1)
+            if remainder == scale >> 1 {
+                // Two decimals equally near, half a step away: left to printing if they
+                // read back (`2 × distance = 2^E` within `10^k`), else more digits are needed.
+                guard scale > power else { return nil }
+                power *= 10
+                continue
             }
-            scale *= 10
+            let nearest = (product >> fractionBits) + (remainder > scale >> 1 ? 1 : 0)
+            let distance = nearest << fractionBits > product ? (nearest << fractionBits) - product : product - (nearest << fractionBits)
+            // Within half the spacing: |nearest / 10^k - M / 2^E| ≤ 2^-E / 2, times 10^k 2^E.
+            if 2 * distance < power || (evenLastBit && 2 * distance == power) {
+                let carry = nearest / power
+                return signed(
+                    whole: Int64(whole) + Int64(carry), fraction: UInt64(nearest % power), digits: carry > 0 ? 0 : digits,
+                    power: UInt64(power), negative: seconds < 0)
+            }
             power *= 10
         }
         return nil
