@@ -30,7 +30,7 @@ extension ManagedObjectContext {
                 try body(row)
                 if recordsVersions {
                     let key = cursor.primaryKey
-                    seenVersions.record(versionToCheck(number: number, key: key, read: row.version), number: number, key: key)
+                    seenVersions.record(versionToCheck(number: number, key: key, read: cursor.version), number: number, key: key)
                 }
                 return true
             }

@@ -15,14 +15,15 @@
 public struct FetchedRow {
     private let cursor: RowCursor
     private let layout: RowLayout
-    /// The object the row stores.
-    public let objectID: ObjectID
 
     init(cursor: RowCursor, layout: RowLayout) {
         self.cursor = cursor
         self.layout = layout
-        objectID = ObjectID(mapping: layout.mapping, primaryKey: cursor.primaryKey)
     }
+
+    /// The object the row stores (made when asked for: a row read for its values alone
+    /// makes no ID).
+    public var objectID: ObjectID { ObjectID(mapping: layout.mapping, primaryKey: cursor.primaryKey) }
 
     /// The row's concrete entity.
     public var mapping: EntityMapping { layout.mapping }
@@ -36,7 +37,7 @@ public struct FetchedRow {
         guard let attribute = layout.attribute(at: index) else { return nil }
         switch cursor.slot(of: attribute, in: layout) {
         case .value(let value): return value
-        case .deferred(let deferred): return try deferred.value(of: layout.mapping, attribute: index, primaryKey: objectID.primaryKey ?? 0)
+        case .deferred(let deferred): return try deferred.value(of: layout.mapping, attribute: index, primaryKey: cursor.primaryKey)
         }
     }
 
