@@ -15,8 +15,7 @@ package enum ExactDateText {
     }
 
     /// Appends ``string(from:in:)``'s text to `bytes`, digit by digit: no string is made
-    /// for a date whose seconds have up to nine fractional digits (what `Date()` stores;
-    /// others are printed, see ``arithmeticDecimalParts(of:)``).
+    /// but for the few values ``arithmeticDecimalParts(of:)`` leaves to printing.
     package static func appendText(of date: Date, in timeZone: TimeZone, to bytes: inout [UInt8]) {
         let seconds = date.timeIntervalSinceReferenceDate
         let whole: Int64
@@ -55,19 +54,11 @@ package enum ExactDateText {
     }
 
     /// The whole seconds (rounded down) and the fractional digits of the shortest decimal
-    /// that reads back as `seconds` (`-1.25` is `-2` and `"75"`); nil for values too large
-    /// or not finite, which no calendar date names.
-    static func decimalParts(of seconds: Double) -> (whole: Int64, fraction: String)? {
-        guard let parts = arithmeticDecimalParts(of: seconds) else { return printedDecimalParts(of: seconds) }
-        var digits: [UInt8] = []
-        appendDigits(parts.fraction, count: parts.fractionDigits, to: &digits)
-        return (parts.whole, String(decoding: digits, as: UTF8.self))
-    }
-
-    /// ``decimalParts(of:)`` by exact integer arithmetic, the fraction's digits as an
-    /// integer and how many there are (`-1.25` is `-2`, 75, 2); nil for the few values it
-    /// leaves to printing (``printedDecimalParts(of:)``): under one second from the
-    /// reference date, a power of two, two shortest decimals equally near.
+    /// that reads back as `seconds`, the digits as an integer and how many there are
+    /// (`-1.25` is `-2`, 75, 2), found by exact integer arithmetic; nil for values too large
+    /// or not finite, which no calendar date names, and for the few left to printing
+    /// (``printedDecimalParts(of:)``): under one second from the reference date, a power of
+    /// two, two shortest decimals equally near.
     ///
     /// A double of one second or more is a whole number `W` plus a fraction `M / 2^E`, both
     /// exact, and it reads back from any decimal within half its spacing (`2^-E / 2`, the
@@ -113,7 +104,7 @@ package enum ExactDateText {
         return nil
     }
 
-    /// A non-negative `whole.fraction` made negative as ``decimalParts(of:)`` writes it:
+    /// A non-negative `whole.fraction` made negative as ``arithmeticDecimalParts(of:)`` writes it:
     /// -X.F is -(X+1) + (1 - 0.F), the fraction's ten's complement of as many digits.
     private static func signed(whole: Int64, fraction: UInt64, digits: Int, power: UInt64, negative: Bool)
         -> (whole: Int64, fraction: UInt64, fractionDigits: Int)
@@ -123,7 +114,8 @@ package enum ExactDateText {
         return (-whole - 1, power - fraction, digits)
     }
 
-    /// ``decimalParts(of:)`` by printing the double: Swift prints the shortest digits that
+    /// ``arithmeticDecimalParts(of:)``'s parts (the fraction as digits) by printing the
+    /// double: Swift prints the shortest digits that
     /// read back exactly ("526927588.940283", "1e-05"). The slow way, for the values the
     /// arithmetic leaves, and what tests check it against.
     static func printedDecimalParts(of seconds: Double) -> (whole: Int64, fraction: String)? {
