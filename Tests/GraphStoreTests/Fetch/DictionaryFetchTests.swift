@@ -126,23 +126,17 @@ struct DictionaryFetchTests {
 
     @Test("groups and aggregates on every corpus store equal the same computed in memory")
     func corpusStores() throws {
-        guard let corpus = try Fixtures.requireCorpus("dictionary fetches on the corpus") else { return }
         var compared = 0
-        for path in ModelIOCorpus.stores(in: corpus) {
-            guard let store = try? PersistentStore(path: path) else { continue }
-            let context = ManagedObjectContext(store: store)
-            // Entities of up to a few thousand rows keep the in-memory side short.
-            for mapping in store.allMappings where (try? context.count(for: FetchRequest(entityName: mapping.name))).map({ $0 > 0 && $0 <= 3000 }) == true {
-                for request in Self.requests(for: mapping) {
-                    // A store whose rows cannot all be read (external data without its folder) is skipped.
-                    guard let sql = try? context.fetchDictionaries(request), let memory = try? context.groupedInMemory(request) else { continue }
-                    compared += 1
-                    if !Self.sameRows(sql, memory) {
-                        Issue.record("\((path as NSString).lastPathComponent) \(mapping.name) \(request.propertiesToFetch) by \(request.propertiesToGroupBy): SQL \(sql.count) rows, memory \(memory.count)")
-                    }
+        guard try Self.forEachSmallEntity(of: "dictionary fetches on the corpus", { path, store, context, mapping in
+            for request in Self.requests(for: mapping) {
+                // A store whose rows cannot all be read (external data without its folder) is skipped.
+                guard let sql = try? context.fetchDictionaries(request), let memory = try? context.groupedInMemory(request) else { continue }
+                compared += 1
+                if !Self.sameRows(sql, memory) {
+                    Issue.record("\((path as NSString).lastPathComponent) \(mapping.name) \(request.propertiesToFetch) by \(request.propertiesToGroupBy): SQL \(sql.count) rows, memory \(memory.count)")
                 }
             }
-        }
+        }) else { return }
         print("dictionary fetches: \(compared) grouped requests compared on the corpus")
         #expect(compared > 100)
     }
@@ -170,26 +164,38 @@ struct DictionaryFetchTests {
 
     @Test("on every corpus store, an entity's dictionaries hold what its objects hold, sub-entities' to-ones included")
     func corpusDictionariesEqualObjects() throws {
-        guard let corpus = try Fixtures.requireCorpus("dictionary fetches of whole rows on the corpus") else { return }
         var compared = 0
+        guard try Self.forEachSmallEntity(of: "dictionary fetches of whole rows on the corpus", { path, store, context, mapping in
+            let request = FetchRequest(entityName: mapping.name)
+            guard let dictionaries = try? context.fetchDictionaries(request),
+                let objects = try? ManagedObjectContext(store: store).fetch(request) else { return }
+            let keyPaths = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
+                + mapping.relationships.filter { if case .foreignKey = $0.storage { true } else { false } }.map(\.relationship.name)
+            guard let expected = try? objects.map({ try ManagedObjectContext.values(of: $0, keyPaths) }) else { return }
+            compared += 1
+            if !Self.sameRows(dictionaries, expected) {
+                Issue.record("\((path as NSString).lastPathComponent) \(mapping.name): dictionaries differ from the objects' values")
+            }
+        }) else { return }
+        print("dictionary fetches: \(compared) entities' whole rows compared with their objects on the corpus")
+        #expect(compared > 50)
+    }
+
+    /// Calls `body` with each entity of up to a few thousand rows (which keeps an in-memory
+    /// side short) of every corpus store that opens; false when the corpus is absent (the
+    /// test then says it skipped, or fails under GRAPHSTORE_REQUIRE_CORPUS=1).
+    static func forEachSmallEntity(
+        of purpose: String, _ body: (String, PersistentStore, ManagedObjectContext, EntityMapping) throws -> Void
+    ) throws -> Bool {
+        guard let corpus = try Fixtures.requireCorpus(purpose) else { return false }
         for path in ModelIOCorpus.stores(in: corpus) {
             guard let store = try? PersistentStore(path: path) else { continue }
             let context = ManagedObjectContext(store: store)
             for mapping in store.allMappings where (try? context.count(for: FetchRequest(entityName: mapping.name))).map({ $0 > 0 && $0 <= 3000 }) == true {
-                let request = FetchRequest(entityName: mapping.name)
-                guard let dictionaries = try? context.fetchDictionaries(request),
-                    let objects = try? ManagedObjectContext(store: store).fetch(request) else { continue }
-                let keyPaths = mapping.attributes.filter { $0.column != nil }.map(\.attribute.name)
-                    + mapping.relationships.filter { if case .foreignKey = $0.storage { true } else { false } }.map(\.relationship.name)
-                guard let expected = try? objects.map({ try ManagedObjectContext.values(of: $0, keyPaths) }) else { continue }
-                compared += 1
-                if !Self.sameRows(dictionaries, expected) {
-                    Issue.record("\((path as NSString).lastPathComponent) \(mapping.name): dictionaries differ from the objects' values")
-                }
+                try body(path, store, context, mapping)
             }
         }
-        print("dictionary fetches: \(compared) entities' whole rows compared with their objects on the corpus")
-        #expect(compared > 50)
+        return true
     }
 
     /// For each of an entity's first attributes: grouped by it, count, min and max of the
