@@ -11,9 +11,16 @@ import TestScratch
         try ScratchDirectory.make("tmpdir").path
     }
 
-    /// The example store with a committed row only in its `-wal`, named like the example.
+    /// The example store with a committed row only in its `-wal`, named like the example
+    /// (read in place).
     private func storeWithLog() throws -> String {
         try BrokenStores.withWriteAheadLog(from: GraphStoreBinary.exampleStore, name: "BookStore.sqlite")
+    }
+
+    /// The example store with a hot `-journal`, named like the example: read from a
+    /// private copy, where the journal is rolled back.
+    private func storeWithJournal() throws -> String {
+        try BrokenStores.withHotJournal(from: GraphStoreBinary.exampleStore, name: "BookStore.sqlite")
     }
 
     /// Runs `graphstore` and checks that the store was not opened (status 4) and why.
@@ -31,7 +38,7 @@ import TestScratch
     /// written, below.)
     @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
     func aSignalLeavesNoPrivateCopy(signal: Int32) throws {
-        let store = try storeWithLog()
+        let store = try storeWithJournal()
         let temporary = try temporaryDirectory()
         let process = try SpawnedProcess(arguments: [store], environment: ["TMPDIR": temporary, "HOME": temporary, "PATH": "/usr/bin:/bin"])
         process.send(".print ready\n")
@@ -45,7 +52,7 @@ import TestScratch
     /// `graphstore STORE | head -1`: the reader of standard output goes away, and
     /// graphstore ends itself by SIGPIPE at its next write; its private copy goes too.
     @Test func aClosedStandardOutputLeavesNoPrivateCopy() throws {
-        let store = try storeWithLog()
+        let store = try storeWithJournal()
         let temporary = try temporaryDirectory()
         let process = try SpawnedProcess(arguments: [store], environment: ["TMPDIR": temporary, "HOME": temporary, "PATH": "/usr/bin:/bin"])
         process.send(".print ready\n")
@@ -72,7 +79,7 @@ import TestScratch
         let temporary = try temporaryDirectory()
         guard Self.mountTinyFileSystem(at: temporary) else { return }
         defer { Self.unmount(temporary) }
-        let store = try storeWithLog()
+        let store = try storeWithJournal()
         try expectNotOpened(
             [store, ".entities"], saying: "\(store): disk full: no space left in \(temporary) for the private copy that reads its log",
             environment: ["TMPDIR": temporary])
@@ -83,7 +90,7 @@ import TestScratch
     /// read through a private copy (whose removal on signals must leave the shell's own
     /// SIGINT handling alone); the copy goes when the session ends.
     @Test func controlCAtThePromptKeepsTheSessionWithAPrivateCopy() throws {
-        let store = try storeWithLog()
+        let store = try storeWithJournal()
         let temporary = try temporaryDirectory()
         let terminal = try PseudoTerminal(
             arguments: [store], environment: ["HOME": temporary, "TMPDIR": temporary, "TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "NO_COLOR": "1"])

@@ -49,8 +49,7 @@ final class AttachedFiles {
             throw ReadOnlySQLError.attachRefused(path: path, reason: "it is the open store's own file, already there as main")
         }
         let file = try StoreFile.open(resolved, path: path, forWriting: false)
-        let copy = file.hasLog ? try StoreFile.privateCopy(of: file, path: path) : nil
-        let uri = copy.map(StoreFile.readOnlyURI) ?? StoreFile.immutableURI(file.resolvedPath)
+        let (uri, copy) = try StoreFile.attachableURI(of: file, path: path)
         do {
             try connection.prepare("ATTACH DATABASE ? AS \(name.quotedSQLIdentifier)").execute([.text(uri)])
         } catch {

@@ -2,7 +2,7 @@
 /// `Z_METADATA`, join tables, the persistent-history tables, as stored.
 ///
 /// The SQL runs on the store's own connection, so it sees what the store sees (a read-only
-/// store with a write-ahead log is read from its private copy), and it may only read (see
+/// store with a write-ahead log reads it in place, or from its private copy), and it may only read (see
 /// ``ReadOnlySQLError``): a statement that would write is refused by SQLite before it runs.
 /// `ATTACH 'other.sqlite' AS other` attaches another file, read-only, for queries over both.
 extension PersistentStore: SQLiteReading {

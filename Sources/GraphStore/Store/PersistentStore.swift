@@ -40,8 +40,9 @@ extension ModelOrigin {
 /// Opening reads the store's own bookkeeping (`Z_PRIMARYKEY`, `Z_METADATA`, the tables'
 /// DDL) and reconciles it with the model by entity name; it never rebuilds or alters
 /// anything. A read-only store is opened so that not one byte of the file, its `-wal` or
-/// its `-shm` changes (when a log must be replayed, a private copy is read instead, and
-/// removed however the process ends). A path that is a symbolic link is followed first:
+/// its `-shm` changes (a log is read in place with its index in memory, or, when another
+/// connection uses it or a journal must be rolled back, from a private copy removed however
+/// the process ends: see `ReadOnlyAccess`). A path that is a symbolic link is followed first:
 /// the log that counts is the one beside the real file.
 ///
 /// ```swift
@@ -230,6 +231,7 @@ public final class PersistentStore {
 
     deinit {
         privateCopy.map(StoreFile.removePrivateCopy)
+        if isReadOnly, privateCopy == nil, file.hasLog { file.main.keepOpenWithFile(connection) }
     }
 
     /// The store's file, checked and open, and for writing the writer lock on it. A file

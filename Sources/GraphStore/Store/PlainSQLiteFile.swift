@@ -3,8 +3,8 @@
 /// plain SQLite file given where a store goes.
 ///
 /// It is opened as a read-only store is: the file is checked first (a regular file with an
-/// SQLite header, not cut short, not held by a writer), then read through `immutable=1`, or
-/// from a private copy when a log lies beside it, so not one byte of it, its `-wal` or its
+/// SQLite header, not cut short, not held by a writer), then read through `immutable=1`, or,
+/// when a log lies beside it, in place or from a private copy (see `ReadOnlyAccess`), so not one byte of it, its `-wal` or its
 /// `-shm` changes. There are no entities, objects or fetch requests: only what
 /// ``SQLiteReading`` gives. Core Data has no such type (it opens only its own stores).
 ///
@@ -51,6 +51,7 @@ public final class PlainSQLiteFile: SQLiteReading {
 
     deinit {
         privateCopy.map(StoreFile.removePrivateCopy)
+        if privateCopy == nil, file.hasLog { file.main.keepOpenWithFile(connection) }
     }
 
     /// Stops the SQL the file is running, from another thread or a signal handler.

@@ -47,9 +47,16 @@ extension PersistentStore {
     /// (``moveExternalValues(_:of:from:move:)``). `progress` is called after each entity
     /// with the objects copied so far.
     func copyObjects(from source: PersistentStore, plan: StoreCopyPlan, move: ExternalStorageMove, progress: (Int) -> Void) throws(StoreError) {
-        let sourceURI = source.privateCopy ?? StoreFile.immutableURI(source.resolvedPath)
+        // The source's own private copy when it reads one, else the file as ATTACH can read it.
+        let attached: (uri: String, privateCopy: String?)
+        if let copy = source.privateCopy {
+            attached = (copy, nil)
+        } else {
+            attached = try StoreFile.attachableURI(of: source.file, path: source.path)
+        }
+        defer { attached.privateCopy.map(StoreFile.removePrivateCopy) }
         do {
-            try connection.prepare("ATTACH DATABASE ? AS src").execute([.text(sourceURI)])
+            try connection.prepare("ATTACH DATABASE ? AS src").execute([.text(attached.uri)])
         } catch {
             throw .sqlite(error)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Checks on a store file made before SQLite sees it, and the private copy used to read a
-/// log without touching the original files.
+/// Checks on a store file made before SQLite sees it, and how a store with a log is read
+/// without touching the original files (see ``ReadOnlyAccess``).
 ///
 /// Everything works on the file's real path: a store opened through a symbolic link has
 /// its `-wal` and `-journal` beside the link's target, not beside the link.
@@ -19,6 +19,9 @@ enum StoreFile {
         let sharedMemory: StoreFileHandle?
         /// Whether a non-empty `-wal` or `-journal` sits beside the main file.
         let hasLog: Bool
+        /// Whether a non-empty `-journal` (a rollback journal left by a write that did not
+        /// finish) sits beside the main file.
+        let hasJournal: Bool
     }
 
     /// The real path of `path`: every symbolic link followed (chains, relative links),
@@ -47,11 +50,12 @@ enum StoreFile {
         case .success(let handle): main = handle
         case .failure(let error): throw error.storeError(path: path, doing: "open it")
         }
-        let hasLog = hasLog(resolved)
+        let hasJournal = isNonEmpty(resolved + "-journal")
+        let hasLog = hasJournal || isNonEmpty(resolved + "-wal")
         try checkHeader(of: main.descriptor, size: Int(status.st_size), hasLog: hasLog, path: path)
         if forWriting { try checkWritable(resolved, path: path) }
         let sharedMemory = try? StoreFileHandle.open(resolved + "-shm").get()
-        return Opened(resolvedPath: resolved, main: main, sharedMemory: sharedMemory, hasLog: hasLog)
+        return Opened(resolvedPath: resolved, main: main, sharedMemory: sharedMemory, hasLog: hasLog, hasJournal: hasJournal)
     }
 
     /// What a file that is not a regular file is, with its article; nil for a regular file.
@@ -106,28 +110,20 @@ enum StoreFile {
         }
     }
 
-    /// Whether a non-empty write-ahead log or rollback journal sits beside the store.
-    static func hasLog(_ resolved: String) -> Bool {
-        ["-wal", "-journal"].contains { suffix in
-            var status = stat()
-            return stat(resolved + suffix, &status) == 0 && status.st_size > 0
-        }
+    /// Whether a file exists at `path` and holds at least one byte.
+    private static func isNonEmpty(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size > 0
     }
 
-    /// The URI that opens a store for reading without writing any byte: `immutable=1`
-    /// when there is no log to replay (SQLite then takes no locks and creates no `-shm`).
+    /// The URI that opens a store for reading without writing any byte, where there is no
+    /// log to replay (``ReadOnlyAccess/immutable``).
     static func immutableURI(_ path: String) -> String {
-        uri(path, query: "mode=ro&immutable=1")
-    }
-
-    /// The URI that opens a file read-only (`mode=ro`), for a private copy whose log SQLite
-    /// replays.
-    static func readOnlyURI(_ path: String) -> String {
-        uri(path, query: "mode=ro")
+        ReadOnlyAccess.immutable.uri(path)
     }
 
     /// `file:` and the path percent-encoded, then `?` and the query.
-    private static func uri(_ path: String, query: String) -> String {
+    static func uri(_ path: String, query: String) -> String {
         // Percent-encoding by hand: URL path characters stay, `?`, `#` and `%` do not.
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
         var encoded = ""
@@ -143,16 +139,21 @@ enum StoreFile {
     }
 
     /// A connection that reads the checked file `file` (named `path` in messages) without
-    /// writing any byte of it, its `-wal` or its `-shm`: through `immutable=1` when there is
-    /// no log, else on a private copy (returned too, for the caller to remove).
+    /// writing any byte of it, its `-wal` or its `-shm`, the way ``ReadOnlyAccess`` chooses;
+    /// the private copy it reads, if any, is returned too, for the caller to remove.
     static func readOnlyConnection(to file: Opened, path: String) throws(StoreError) -> (connection: Connection, privateCopy: String?) {
+        let access = ReadOnlyAccess(file)
         var copy: String?
         do {
-            if file.hasLog {
-                copy = try privateCopy(of: file, path: path)
-                return (try Connection(path: copy ?? file.resolvedPath, mode: .readWrite), copy)
+            if access == .privateCopy {
+                let made = try privateCopy(of: file, path: path)
+                copy = made
+                // Writable: SQLite replays the log, or rolls the journal back, in the copy.
+                return (try Connection(path: made, mode: .readWrite), made)
             }
-            return (try Connection(path: immutableURI(file.resolvedPath), mode: .readOnly), nil)
+            let connection = try Connection(path: access.uri(file.resolvedPath), mode: .readOnly)
+            if let setup = access.setupSQL { try connection.execute(setup) }
+            return (connection, nil)
         } catch let error as SQLiteError {
             copy.map(removePrivateCopy)
             throw StoreError.opening(error, path: path, file: file, connection: nil, readOnly: true) ?? .notADatabase(path: path, reason: error.message)
@@ -161,6 +162,17 @@ enum StoreFile {
         } catch {
             throw .notADatabase(path: path, reason: "\(error)")
         }
+    }
+
+    /// The URI by which `ATTACH` reads the checked file `file` (named `path` in messages)
+    /// without writing any byte beside it, and the private copy made for it, if any, for the
+    /// caller to remove. A file with a log is read from a copy: reading a log in place needs
+    /// the attached schema's locking mode set before SQLite reads it, which `ATTACH` does at
+    /// once.
+    static func attachableURI(of file: Opened, path: String) throws(StoreError) -> (uri: String, privateCopy: String?) {
+        guard file.hasLog else { return (ReadOnlyAccess.immutable.uri(file.resolvedPath), nil) }
+        let copy = try privateCopy(of: file, path: path)
+        return (ReadOnlyAccess.privateCopy.uri(copy), copy)
     }
 
     // MARK: - Private copies
@@ -174,7 +186,7 @@ enum StoreFile {
     }
 
     /// Copies the store and its log into a fresh private folder (`graphstore-XXXXXX` in
-    /// the temporary directory), so SQLite can replay the log there; returns the copy's
+    /// the temporary directory), so SQLite can replay (or roll back) the log there; returns the copy's
     /// path. The original files are only read. The folder is recorded in
     /// ``PrivateCopies`` before anything is copied into it, so that it is removed however
     /// the process ends.

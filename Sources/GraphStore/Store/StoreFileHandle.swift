@@ -104,23 +104,43 @@ final class StoreFileHandle: Sendable {
         }
     }
 
+    /// Keeps `connection` open until no store of the process uses the file any more, for a
+    /// connection through SQLite's `unix-none` file system (``ReadOnlyAccess/inPlace``):
+    /// that one closes its descriptors at once, without the unix file system's wait for the
+    /// process's other locks on the file, so closing it while another store of the process
+    /// has the file open would drop that store's locks.
+    func keepOpenWithFile(_ connection: Connection) {
+        Self.openFiles.withLock { files in
+            files[identity]?.kept.append(KeptConnection(connection: connection))
+        }
+    }
+
     /// One user fewer; a separate descriptor waits with the shared one until the last.
     private static func release(_ identity: FileIdentity, separate: Int32?) {
-        openFiles.withLock { files in
+        // Closed after the lock is released: closing a connection runs SQLite's own code.
+        let closing = openFiles.withLock { files -> [KeptConnection] in
             guard let entry = files[identity] else {
                 separate.map { _ = close($0) }
-                return
+                return []
             }
             if entry.users > 1 {
                 files[identity]?.users -= 1
                 if let separate { files[identity]?.retired.append(separate) }
-            } else {
-                files[identity] = nil
-                entry.descriptor.map { _ = close($0) }
-                for descriptor in entry.retired { close(descriptor) }
-                separate.map { _ = close($0) }
+                return []
             }
+            files[identity] = nil
+            entry.descriptor.map { _ = close($0) }
+            for descriptor in entry.retired { close(descriptor) }
+            separate.map { _ = close($0) }
+            return entry.kept
         }
+        _ = closing
+    }
+
+    /// A connection kept open with the file (``keepOpenWithFile(_:)``). Unchecked: its store
+    /// is gone, so nothing uses it; it is only released, once, with the file's last user.
+    private struct KeptConnection: @unchecked Sendable {
+        let connection: Connection
     }
 
     private struct FileIdentity: Hashable {
@@ -139,6 +159,8 @@ final class StoreFileHandle: Sendable {
         var users: Int
         /// Separate descriptors whose handles are gone, closed with the shared one.
         var retired: [Int32] = []
+        /// Connections of stores that are gone, closed with the shared descriptor.
+        var kept: [KeptConnection] = []
     }
 
     private static let openFiles = Mutex<[FileIdentity: OpenFile]>([:])

@@ -69,8 +69,9 @@ enum StoreLocks {
     /// through SQLite, or nil: any lock, shared or not, on the main file's lock bytes, or
     /// on the `-shm`'s lock bytes (a WAL connection holds a shared lock on its last one,
     /// the DMS byte, for as long as it is open). GraphStore's read-only stores take none
-    /// (they read with `immutable=1`, or a private copy), so what this finds is a writer:
-    /// another program, or a connection between its transactions.
+    /// (they read with `immutable=1`, in place through `unix-none`, or from a private copy:
+    /// ``ReadOnlyAccess``), so what this finds is a writer: another program, or a connection
+    /// between its transactions.
     static func connectionElsewhere(of file: StoreFile.Opened) -> Int32? {
         anyLockHolder(file.main.descriptor, from: pendingByte, length: 2 + sharedSize)
             ?? file.sharedMemory.flatMap { anyLockHolder($0.descriptor, from: walWriteLock, length: 9) }

@@ -75,6 +75,18 @@ final class StoreWriterLock {
         return .success(lock)
     }
 
+    /// Whether a GraphStore writer or migration, in this process or another, has the file
+    /// at `resolved` open: asked by taking the lock exclusively without waiting, and
+    /// releasing it at once. A file that cannot be opened counts as held.
+    static func isHeld(on resolved: String) -> Bool {
+        guard case .success(let handle) = StoreFileHandle.openSeparately(resolved) else { return true }
+        while flock(handle.descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno != EINTR { return true }
+        }
+        flock(handle.descriptor, LOCK_UN)
+        return false
+    }
+
     /// Whether the path still names the file locked.
     var isStillInPlace: Bool { handle.isStill(at: resolvedPath) }
 

@@ -55,7 +55,7 @@ import Testing
 
     /// The `0x02` references the store's rows hold, read with SQL alone.
     private func externalReferences(_ store: PersistentStore) throws -> [Reference] {
-        let raw = try Connection(path: store.privateCopy ?? StoreFile.immutableURI(store.resolvedPath), mode: .readOnly)
+        let raw = try Fixtures.rawReader(of: store)
         var found: [Reference] = []
         for mapping in store.allMappings {
             for (index, attribute) in mapping.attributes.enumerated() where mapping.externalStorage[index] {

@@ -77,8 +77,7 @@ import Testing
 
     /// Compares every entity's objects with its rows; returns a one-line report.
     private func check(_ store: PersistentStore, name: String) throws -> Report {
-        // The store's own private copy when it reads one (its log replayed), else the file.
-        let raw = try Connection(path: store.privateCopy ?? StoreFile.immutableURI(store.resolvedPath), mode: .readOnly)
+        let raw = try Fixtures.rawReader(of: store)
         let context = ManagedObjectContext(store: store)
         var objects = 0
         var dangling = 0

@@ -52,7 +52,7 @@ import TestScratch
         #expect(before["-wal"] != nil)
         let store = try PersistentStore(path: second, model: Fixtures.bookStoreModel())
         #expect(try titles(store).contains(BrokenStores.loggedTitle))
-        #expect(store.privateCopy != nil)
+        #expect(store.privateCopy == nil)
         #expect(store.resolvedPath == (try StoreFile.resolve(real)))
         #expect(BrokenStores.bytes(of: real) == before)
         #expect(!FileManager.default.fileExists(atPath: second + "-shm"))

@@ -1,5 +1,5 @@
 import Foundation
-import GraphStore
+@testable import GraphStore
 import TestScratch
 
 /// Models and files shared by the tests.
@@ -70,6 +70,13 @@ enum Fixtures {
     }
 
     /// SHA-like fingerprint of a file and its -wal/-shm (contents and sizes), to prove nothing changed.
+    /// A second connection reading what `store` reads, for SQL that checks it: the store's
+    /// private copy when it reads one, else its file, read the same way (its log replayed).
+    static func rawReader(of store: PersistentStore) throws -> Connection {
+        if let copy = store.privateCopy { return try Connection(path: copy, mode: .readOnly) }
+        return try StoreFile.readOnlyConnection(to: store.file, path: store.path).connection
+    }
+
     static func fingerprint(_ path: String) -> [String: Data] {
         var result: [String: Data] = [:]
         for suffix in ["", "-wal", "-shm", "-journal"] {
