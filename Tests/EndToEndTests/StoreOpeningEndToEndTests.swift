@@ -64,6 +64,37 @@ import TestScratch
         #expect(BrokenStores.privateCopies(in: temporary) == [])
     }
 
+    /// A log no other program uses is read in place: no private copy, no byte written.
+    /// Once another process (this test's) has the store open, the log changes under a
+    /// reader, so it is read from a private copy: a snapshot with what that writer
+    /// committed.
+    @Test func aLogIsReadInPlaceUnlessAnotherProgramHasItOpen() throws {
+        let store = try storeWithLog()
+        let temporary = try temporaryDirectory()
+        let environment = ["TMPDIR": temporary, "HOME": temporary, "PATH": "/usr/bin:/bin"]
+        let before = BrokenStores.bytes(of: store)
+        let alone = try SpawnedProcess(arguments: [store], environment: environment)
+        alone.send("count Book\n.print ready\n")
+        #expect(alone.waitFor(output: "ready"), "\(alone.stderr)")
+        #expect(alone.stdout.contains("| 4 "), "\(alone.stdout)")
+        #expect(BrokenStores.privateCopies(in: temporary) == [])
+        alone.send(".quit\n")
+        #expect(alone.waitForSignal() == nil && alone.exitStatus == 0, "\(alone.stderr)")
+        #expect(BrokenStores.bytes(of: store) == before)
+
+        let writer = try SQLiteFile(store)
+        try writer.execute("INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (100, 1, 1, 'Written while open')")
+        let shared = try SpawnedProcess(arguments: [store], environment: environment)
+        shared.send("count Book\n.print ready\n")
+        #expect(shared.waitFor(output: "ready"), "\(shared.stderr)")
+        #expect(shared.stdout.contains("| 5 "), "\(shared.stdout)")
+        #expect(BrokenStores.privateCopies(in: temporary).count == 1)
+        shared.send(".quit\n")
+        #expect(shared.waitForSignal() == nil && shared.exitStatus == 0, "\(shared.stderr)")
+        #expect(BrokenStores.privateCopies(in: temporary) == [])
+        _ = writer
+    }
+
     @Test func aZMaxBeyondInt64IsAnErrorAndLeavesNoPrivateCopy() throws {
         let store = try BrokenStores.withWriteAheadLog(
             from: GraphStoreBinary.exampleStore, alsoRunning: "UPDATE Z_PRIMARYKEY SET Z_MAX = 1e300 WHERE Z_NAME = 'Book'")
