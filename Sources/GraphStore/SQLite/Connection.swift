@@ -72,6 +72,14 @@ final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Has every statement call `check` before it starts (its first step after a reset),
+    /// and fail with the error `check` returns, if any, without running: for a connection
+    /// whose reads are only right while its files stay as they were (a store read in place,
+    /// see `ReadOnlyAccess`).
+    func checkBeforeEachStatement(_ check: @escaping () -> SQLiteError?) {
+        lifetime.beforeStatement = check
+    }
+
     // MARK: - Statements
 
     /// Prepares a new statement (not cached).
@@ -241,9 +249,11 @@ final class Connection {
 
 /// Whether a connection is open: shared by the connection and its statements, so that a
 /// statement kept after its connection went away refuses to run (an error) rather than use
-/// a connection that is gone.
+/// a connection that is gone. It also holds the check a statement makes before it starts,
+/// if the connection has one (``Connection/checkBeforeEachStatement(_:)``).
 final class ConnectionLifetime {
     var isOpen = true
+    var beforeStatement: (() -> SQLiteError?)?
 }
 
 /// What a statement trace calls with each statement's text.

@@ -131,6 +131,7 @@ final class Statement {
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
         guard lifetime.isOpen else { throw closedConnection }
+        if let check = lifetime.beforeStatement, sqlite3_stmt_busy(handle) == 0, let error = check() { throw error }
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true

@@ -16,8 +16,9 @@
 ///
 /// Read in place, the store is read as it was when opened: a program that opens it for
 /// writing afterwards does not know of this reader and may fold the log into the file under
-/// it, so such a store is reopened to read what was written since. Every file is opened
-/// with `O_RDONLY` in every way: the kernel refuses any write.
+/// it, so once the files change every statement refuses to run (``InPlaceSnapshot``) and the
+/// store is opened again to read what was written. Every file is opened with `O_RDONLY` in
+/// every way: the kernel refuses any write.
 enum ReadOnlyAccess: Equatable {
     case immutable
     case inPlace

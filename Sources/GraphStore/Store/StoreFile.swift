@@ -151,8 +151,10 @@ enum StoreFile {
                 // Writable: SQLite replays the log, or rolls the journal back, in the copy.
                 return (try Connection(path: made, mode: .readWrite), made)
             }
+            let snapshot = access == .inPlace ? InPlaceSnapshot(resolvedPath: file.resolvedPath) : nil
             let connection = try Connection(path: access.uri(file.resolvedPath), mode: .readOnly)
             if let setup = access.setupSQL { try connection.execute(setup) }
+            if let snapshot { connection.checkBeforeEachStatement { snapshot.changeError(path: path) } }
             return (connection, nil)
         } catch let error as SQLiteError {
             copy.map(removePrivateCopy)

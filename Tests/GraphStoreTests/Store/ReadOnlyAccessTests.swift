@@ -66,6 +66,29 @@ import TestScratch
         _ = writer
     }
 
+    /// Read in place, the store is read as it was when opened; once another program writes
+    /// it, a statement refuses to run (SQLITE_BUSY_SNAPSHOT, saying to open it again) rather
+    /// than read through a log index that no longer matches the files.
+    @Test func aStoreWrittenAfterAnInPlaceOpenRefusesToBeReadOn() throws {
+        let path = try BrokenStores.withWriteAheadLog(from: Fixtures.exampleStore)
+        let store = try PersistentStore(path: path, model: Fixtures.bookStoreModel())
+        #expect(store.privateCopy == nil)
+        let before = try titles(store)
+        #expect(before.contains(BrokenStores.loggedTitle))
+        let writer = try SQLiteFile(path)
+        try writer.execute("INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE) VALUES (100, 1, 1, 'Written afterwards')")
+        do {
+            _ = try titles(store)
+            Issue.record("a fetch ran on a store that changed under it")
+        } catch let error as SQLiteError {
+            #expect(error.extendedCode == 517)
+            #expect(error.message.contains("changed on disk since it was opened read-only"), "\(error.message)")
+        }
+        let reopened = try PersistentStore(path: path, model: Fixtures.bookStoreModel())
+        #expect(try titles(reopened).contains("Written afterwards"))
+        _ = writer
+    }
+
     @Test func aHotJournalIsRolledBackInAPrivateCopy() throws {
         let path = try BrokenStores.withHotJournal(from: Fixtures.exampleStore)
         let before = BrokenStores.bytes(of: path)
