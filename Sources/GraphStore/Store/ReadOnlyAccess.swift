@@ -4,9 +4,9 @@
 /// - **no log**: `immutable=1`: SQLite takes no locks and makes no `-shm`;
 /// - **a `-wal` no other connection uses** (a store copied off a device, or left by an app
 ///   that ended): read in place, the log's index built in this process's memory: SQLite's
-///   `unix-none` file system (no locks) in exclusive locking mode (the index on the heap,
-///   no `-shm` opened or made). Reading the log costs in proportion to the log, not to the
-///   store;
+///   `unix-none` file system (no locks) with every store file opened read-only
+///   (``ReadOnlyFileSystem``), in exclusive locking mode (the index on the heap, no `-shm`
+///   opened or made). Reading the log costs in proportion to the log, not to the store;
 /// - **a `-wal` another connection uses** (an app running, or a GraphStore writer here or
 ///   elsewhere), or **a `-journal`** (a write that did not finish, whose rollback writes the
 ///   store): read from a private copy (``StoreFile/privateCopy(of:path:)``), a snapshot the
@@ -17,8 +17,8 @@
 /// Read in place, the store is read as it was when opened: a program that opens it for
 /// writing afterwards does not know of this reader and may fold the log into the file under
 /// it, so once the files change every statement refuses to run (``InPlaceSnapshot``) and the
-/// store is opened again to read what was written. Every file is opened with `O_RDONLY` in
-/// every way: the kernel refuses any write.
+/// store is opened again to read what was written. The store's files are opened with
+/// `O_RDONLY` in every way: the kernel refuses any write.
 enum ReadOnlyAccess: Equatable {
     case immutable
     case inPlace
@@ -28,7 +28,9 @@ enum ReadOnlyAccess: Equatable {
     init(_ file: StoreFile.Opened) {
         if !file.hasLog {
             self = .immutable
-        } else if file.hasJournal || StoreLocks.connectionElsewhere(of: file) != nil || StoreWriterLock.isHeld(on: file.resolvedPath) {
+        } else if file.hasJournal || StoreLocks.connectionElsewhere(of: file) != nil || StoreWriterLock.isHeld(on: file.resolvedPath)
+            || !ReadOnlyFileSystem.isRegistered
+        {
             self = .privateCopy
         } else {
             self = .inPlace
@@ -40,7 +42,7 @@ enum ReadOnlyAccess: Equatable {
     func uri(_ path: String) -> String {
         switch self {
         case .immutable: StoreFile.uri(path, query: "mode=ro&immutable=1")
-        case .inPlace: StoreFile.uri(path, query: "mode=ro&vfs=unix-none")
+        case .inPlace: StoreFile.uri(path, query: "mode=ro&vfs=\(ReadOnlyFileSystem.name)")
         case .privateCopy: StoreFile.uri(path, query: "mode=ro")
         }
     }

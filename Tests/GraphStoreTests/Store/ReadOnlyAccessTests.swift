@@ -51,6 +51,27 @@ import TestScratch
         #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
     }
 
+    /// A log with no frame SQLite accepts (its header damaged): a connection closing would
+    /// find nothing to fold in and delete it, were the log open for writing (`mode=ro` opens
+    /// it so whenever the process may write it). Read in place, it stays, byte for byte.
+    @Test func aDamagedLogReadInPlaceIsLeftAsItWas() throws {
+        let path = try BrokenStores.withWriteAheadLog(from: Fixtures.exampleStore)
+        try FileManager.default.removeItem(atPath: path + "-shm")
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: path + "-wal"))
+        try log.write(contentsOf: Data(repeating: 0x5A, count: 32))
+        try log.close()
+        let before = BrokenStores.bytes(of: path)
+        #expect(try access(path) == .inPlace)
+        do {
+            let store = try PersistentStore(path: path, model: Fixtures.bookStoreModel())
+            #expect(store.privateCopy == nil)
+            // The log is ignored: the rows are the file's own.
+            #expect(try !titles(store).contains(BrokenStores.loggedTitle))
+        }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(BrokenStores.bytes(of: path) == before)
+    }
+
     /// A GraphStore writer of this process has the store open: its log changes, so it is
     /// read from a snapshot (and a reader in place would share SQLite's index with it).
     @Test func aStoreAWriterHasOpenIsReadFromAPrivateCopy() throws {
