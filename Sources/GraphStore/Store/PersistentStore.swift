@@ -223,15 +223,14 @@ public final class PersistentStore {
                 opened.mappings.values.filter { $0.superNumber == 0 }.map { ($0.table.uppercased(), $0) }, uniquingKeysWith: { a, _ in a })
             self.anomalies = opened.anomalies
         } catch {
-            copy.map(StoreFile.removePrivateCopy)
+            if readOnly { StoreFile.release(readOnly: connection, privateCopy: copy, file: file) }
             throw error
         }
         if !readOnly { try registerTriggerFunctions() }
     }
 
     deinit {
-        privateCopy.map(StoreFile.removePrivateCopy)
-        if isReadOnly, privateCopy == nil, file.hasLog { file.main.keepOpenWithFile(connection) }
+        if isReadOnly { StoreFile.release(readOnly: connection, privateCopy: privateCopy, file: file) }
     }
 
     /// The store's file, checked and open, and for writing the writer lock on it. A file

@@ -3,10 +3,10 @@
 /// plain SQLite file given where a store goes.
 ///
 /// It is opened as a read-only store is: the file is checked first (a regular file with an
-/// SQLite header, not cut short, not held by a writer), then read through `immutable=1`, or,
-/// when a log lies beside it, in place or from a private copy (see `ReadOnlyAccess`), so not one byte of it, its `-wal` or its
-/// `-shm` changes. There are no entities, objects or fetch requests: only what
-/// ``SQLiteReading`` gives. Core Data has no such type (it opens only its own stores).
+/// SQLite header, not cut short, not held by a writer), then read through `immutable=1`,
+/// or, when a log lies beside it, in place or from a private copy (see `ReadOnlyAccess`),
+/// so not one byte of it, its `-wal` or its `-shm` changes. There are no entities, objects
+/// or fetch requests: only what ``SQLiteReading`` gives. Core Data has no such type (it opens only its own stores).
 ///
 /// ```swift
 /// let file = try PlainSQLiteFile(path: "banklist.sqlite3")
@@ -38,7 +38,7 @@ public final class PlainSQLiteFile: SQLiteReading {
         do {
             schema = try DatabaseSchema(reading: connection)
         } catch {
-            copy.map(StoreFile.removePrivateCopy)
+            StoreFile.release(readOnly: connection, privateCopy: copy, file: file)
             throw Opening(path: path, file: file, connection: connection, readOnly: true).failure(error)
                 ?? .notADatabase(path: path, reason: error.message)
         }
@@ -50,8 +50,7 @@ public final class PlainSQLiteFile: SQLiteReading {
     }
 
     deinit {
-        privateCopy.map(StoreFile.removePrivateCopy)
-        if privateCopy == nil, file.hasLog { file.main.keepOpenWithFile(connection) }
+        StoreFile.release(readOnly: connection, privateCopy: privateCopy, file: file)
     }
 
     /// Stops the SQL the file is running, from another thread or a signal handler.

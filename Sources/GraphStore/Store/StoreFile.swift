@@ -116,12 +116,6 @@ enum StoreFile {
         return stat(path, &status) == 0 && status.st_size > 0
     }
 
-    /// The URI that opens a store for reading without writing any byte, where there is no
-    /// log to replay (``ReadOnlyAccess/immutable``).
-    static func immutableURI(_ path: String) -> String {
-        ReadOnlyAccess.immutable.uri(path)
-    }
-
     /// `file:` and the path percent-encoded, then `?` and the query.
     static func uri(_ path: String, query: String) -> String {
         // Percent-encoding by hand: URL path characters stay, `?`, `#` and `%` do not.
@@ -163,6 +157,17 @@ enum StoreFile {
             throw error
         } catch {
             throw .notADatabase(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Lets go of what ``readOnlyConnection(to:path:)`` gave, when its store goes or fails
+    /// to open: the private copy is removed; a connection reading a log in place is kept
+    /// open with the file (``StoreFileHandle/keepOpenWithFile(_:)``).
+    static func release(readOnly connection: Connection, privateCopy: String?, file: Opened) {
+        if let privateCopy {
+            removePrivateCopy(privateCopy)
+        } else if file.hasLog {
+            file.main.keepOpenWithFile(connection)
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct BinaryPropertyListTests {
     private func metadataBlobs(_ corpus: URL) throws -> [Data] {
         try ModelIOCorpus.stores(in: corpus).compactMap { path in
-            let raw = try Connection(path: StoreFile.immutableURI(path), mode: .readOnly)
+            let raw = try Connection(path: ReadOnlyAccess.immutable.uri(path), mode: .readOnly)
             guard case .blob(let data)? = try raw.scalar("SELECT Z_PLIST FROM Z_METADATA") else { return nil }
             return data
         }

@@ -37,7 +37,7 @@ import TestScratch
     /// The schema text of a file, by name, Core Data's model cache tables left out (a new
     /// store has none until Core Data's own stack opens it).
     static func schema(_ path: String) throws -> [String: String] {
-        let connection = try Connection(path: StoreFile.immutableURI(path), mode: .readOnly)
+        let connection = try Connection(path: ReadOnlyAccess.immutable.uri(path), mode: .readOnly)
         var result: [String: String] = [:]
         for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'Z_MODELCACHE%'") {
             result[row[0].description] = row[1].description

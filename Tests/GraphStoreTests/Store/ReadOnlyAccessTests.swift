@@ -72,8 +72,9 @@ import TestScratch
         #expect(BrokenStores.bytes(of: path) == before)
     }
 
-    /// A GraphStore writer of this process has the store open: its log changes, so it is
-    /// read from a snapshot (and a reader in place would share SQLite's index with it).
+    /// A GraphStore writer of this process has the store open: its log changes (and its
+    /// checkpoints fold the log into the file under a reader that takes no part in SQLite's
+    /// locking), so it is read from a snapshot.
     @Test func aStoreAWriterHasOpenIsReadFromAPrivateCopy() throws {
         let path = try Fixtures.newStorePath()
         let writer = try PersistentStore.create(at: path, model: try Fixtures.bookStoreModel())

@@ -7,7 +7,7 @@ import Testing
     /// The DDL of every table and index. The file is opened immutable: a plain read-only
     /// connection to a WAL store (the corpus's seed is one) still writes its `-shm`.
     private func ddl(_ path: String) throws -> [String: String] {
-        let connection = try Connection(path: StoreFile.immutableURI(path), mode: .readOnly)
+        let connection = try Connection(path: ReadOnlyAccess.immutable.uri(path), mode: .readOnly)
         var result: [String: String] = [:]
         for row in try connection.rows("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL") {
             result[row[0].description] = row[1].description
