@@ -126,6 +126,20 @@ class Case:
             return False
         return True
 
+    def clear_after_kill(self, what: str, tmpdir: str | None = None) -> None:
+        """Removes the temporary files SQLite itself made for a process just killed, so that
+        the next check blames a run only for what that run left. SQLite creates its spilled
+        statement and savepoint journals (`etilqs_*`, a save's savepoint beyond 64 KiB)
+        and unlinks them at once: a SIGKILL between the two leaves one behind, as it would
+        for any SQLite program. Noted, not counted; anything else stays for the next check."""
+        tmpdir = tmpdir or self.tmp
+        left = sorted(os.listdir(tmpdir)) if os.path.isdir(tmpdir) else []
+        sqlite_files = [name for name in left if name.startswith("etilqs_")]
+        if sqlite_files:
+            self.notes.append(f"{what}: the killed process left SQLite's {', '.join(sqlite_files[:3])} in TMPDIR")
+            for name in sqlite_files:
+                remove(os.path.join(tmpdir, name))
+
     def check_tmp_clean(self, what: str, tmpdir: str | None = None, after_failure: bool = False) -> None:
         """Counts files a run left in TMPDIR (a crashed or hung run cannot clean up: noted only)."""
         tmpdir = tmpdir or self.tmp

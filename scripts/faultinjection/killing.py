@@ -128,6 +128,7 @@ def kill_somewhere(case: Case, argv: list[str], store: str, took: float, rng: ra
         kill_group(process)
         process.wait(timeout=case.timeout)
         seconds = time.monotonic() - started
+    case.clear_after_kill("the killed command")
     with open(out_path, encoding="utf-8", errors="replace") as f:
         stdout = f.read()
     with open(err_path, encoding="utf-8", errors="replace") as f:

@@ -108,13 +108,15 @@ public enum RowCodec {
     /// The common storage classes are read without an intermediate ``SQLiteValue`` (this is
     /// the row path of every fetch).
     static func decode(_ statement: Statement, column: Int, as type: AttributeType) throws(DecodingFailure) -> AttributeValue? {
-        switch (type, statement.storageClass(column)) {
+        // The column read once, its class and value from the one cell (see `StoredColumn`).
+        guard let stored = statement.column(column) else { return nil }
+        switch (type, stored.storageClass) {
         case (_, .null): return nil
-        case (.string, .text): return .string(statement.string(column) ?? "")
-        case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return .integer(statement.int64(column))
-        case (.double, .real), (.float, .real): return .double(statement.double(column))
-        case (.date, .real): return .date(Date(timeIntervalSinceReferenceDate: statement.double(column)))
-        case (.boolean, .integer): return .bool(statement.int64(column) != 0)
+        case (.string, .text): return .string(stored.string)
+        case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer): return .integer(stored.int64)
+        case (.double, .real), (.float, .real): return .double(stored.double)
+        case (.date, .real): return .date(Date(timeIntervalSinceReferenceDate: stored.double))
+        case (.boolean, .integer): return .bool(stored.int64 != 0)
         case (.binaryData, .blob), (.transformable, .blob): return .data(statement.data(column) ?? Data())
         default: return try converted(statement, column: column, as: type)
         }

@@ -107,8 +107,10 @@ extension RowLayout {
     @inline(__always)
     func foreignKey(_ toOne: ToOne, from statement: Statement) -> StoredRow.ForeignKey? {
         let keyColumn = Int(toOne.keyColumn)
-        guard keyColumn >= 0, !statement.isNull(keyColumn) else { return nil }
-        var key = StoredRow.ForeignKey(primaryKey: statement.int64(keyColumn), entityNumber: nil, order: nil)
+        // The key read once, whether NULL and its number from the one cell (see `StoredColumn`);
+        // `sqlite3_value_int64` reads a key that is not an integer as `sqlite3_column_int64` does.
+        guard keyColumn >= 0, let stored = statement.column(keyColumn), !stored.isNull else { return nil }
+        var key = StoredRow.ForeignKey(primaryKey: stored.int64, entityNumber: nil, order: nil)
         if toOne.entityColumn >= 0, !statement.isNull(Int(toOne.entityColumn)) { key.entityNumber = Int(statement.int64(Int(toOne.entityColumn))) }
         if toOne.orderColumn >= 0, !statement.isNull(Int(toOne.orderColumn)) { key.order = statement.int64(Int(toOne.orderColumn)) }
         return key

@@ -69,6 +69,7 @@ def run(case: Case) -> None:
     time.sleep(delay)
     session.kill()
     session.finish(case.timeout)
+    case.clear_after_kill("writer")
     acknowledged = max([int(m.split()[1]) for m in session.markers if m.startswith("@@saved")], default=0)
     case.describe(f"{journal} journal, {saves} saves, killed {delay * 1000:.0f} ms after start, {acknowledged} acknowledged")
     reproduce = f"{quote(argv)} < commands.graphstore  # then kill -9 it {delay * 1000:.0f} ms after start"

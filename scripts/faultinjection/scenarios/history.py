@@ -190,6 +190,7 @@ def run(case: Case) -> None:
             break
     session.kill()
     session.finish(case.timeout)
+    case.clear_after_kill("writer")
     acknowledged = max([int(m.split()[1]) for m in session.markers if m.startswith("@@saved")], default=0)
     reproduce = f"{quote(argv)}, fed the inserts and saves of the case  # kill -9 it {delay * 1000:.1f} ms into save {target + 1}"
     case.describe(f"{journal} journal, {len(saves)} saves of {[len(s) for s in saves]} Items, killed {delay * 1000:.1f} ms into "

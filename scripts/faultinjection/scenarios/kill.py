@@ -61,6 +61,7 @@ def run(case: Case) -> None:
     exited_before = not session.alive()
     session.kill()
     run = session.finish(case.timeout)
+    case.clear_after_kill("writer")
     acknowledged = max([int(m.split()[1]) for m in session.markers if m.startswith("@@saved")], default=0)
     case.describe(f"killed {killed_at}, {acknowledged} saves acknowledged")
     reproduce = (f"{quote(argv)} < commands.graphstore  # then kill -9 it {killed_at}")

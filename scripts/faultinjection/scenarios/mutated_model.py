@@ -260,7 +260,7 @@ def run(case: Case) -> None:
     try:
         if stat.S_ISREG(os.lstat(target).st_mode):  # never open a FIFO: that would wait for a writer
             entities = [e.get("name") for e in ET.fromstring(open(target, "rb").read()).findall("entity")][:3]
-    except (ET.ParseError, OSError):
+    except (ET.ParseError, OSError, LookupError, ValueError):  # LookupError: a flipped encoding name
         pass
     entities = [e for e in entities if e and len(e) < 200] or ["Book"]
     if rng.random() < 0.25:
