@@ -1,26 +1,24 @@
 /// Reads `Z_MODELCACHE` from an open store and checks the decoded model against the
 /// store's own bookkeeping before it is trusted.
 enum ModelCacheReader {
-    /// The decoded cache, or why there is none.
-    static func read(_ sampler: SchemaSampler, schema: DatabaseSchema) -> Result<ModelCache, ModelCacheError> {
+    /// The decoded cache; the error says why there is none. (Typed throws, not a `Result`:
+    /// the first `Result` of an error type makes the runtime look up its `Error` conformance
+    /// by scanning the whole binary, on every open.)
+    static func read(_ sampler: SchemaSampler, schema: DatabaseSchema) throws(ModelCacheError) -> ModelCache {
         guard schema.table("Z_MODELCACHE") != nil else {
-            return .failure(.missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)"))
+            throw .missing("the store has no Z_MODELCACHE table (written by Core Data before framework 637)")
         }
         let contents: [SQLiteValue]
         do {
             contents = try sampler.modelCacheContents()
         } catch {
-            return .failure(.missing("Z_MODELCACHE cannot be read: \(error.message)"))
+            throw .missing("Z_MODELCACHE cannot be read: \(error.message)")
         }
         let blobs = contents.compactMap { if case .blob(let data) = $0, !data.isEmpty { data } else { nil } }
         guard let blob = blobs.first else {
-            return .failure(.missing(contents.isEmpty ? "Z_MODELCACHE has no row" : "Z_MODELCACHE.Z_CONTENT is empty or not a blob"))
+            throw .missing(contents.isEmpty ? "Z_MODELCACHE has no row" : "Z_MODELCACHE.Z_CONTENT is empty or not a blob")
         }
-        do {
-            return .success(try ModelCache(compressed: blob))
-        } catch {
-            return .failure(error)
-        }
+        return try ModelCache(compressed: blob)
     }
 
     /// Where the model and the store disagree: entities missing on either side, parents

@@ -14,17 +14,16 @@ enum ModelLocator {
         records: [Int: PrimaryKeyEntry], metadata: StoreMetadata
     ) throws(StoreError) -> Found {
         var problem: ModelCacheProblem?
-        switch ModelCacheReader.read(sampler, schema: schema) {
-        case .success(let cache):
+        do throws(ModelCacheError) {
             // The archive has no version hashes; the metadata has Apple's. Keeping them means
             // a store written later with this model still matches the app's model.
-            let model = cache.withVersionHashes(metadata.versionHashes).model
+            let model = try ModelCacheReader.read(sampler, schema: schema).withVersionHashes(metadata.versionHashes).model
             let differences = ModelCacheReader.differences(between: model, records: records, metadata: metadata, schema: schema)
             if differences.isEmpty { return Found(model: model, origin: .modelCache) }
             problem = .mismatched(differences: Array(differences.prefix(3)))
-        case .failure(.missing) where schema.table("Z_MODELCACHE") == nil:
-            break
-        case .failure(let error):
+        } catch .missing where schema.table("Z_MODELCACHE") == nil {
+            // No cache at all: inferring is the usual way, not a problem to report.
+        } catch {
             problem = .undecodable(error)
         }
         let inference = SchemaInference(sampler: sampler, schema: schema, records: records)

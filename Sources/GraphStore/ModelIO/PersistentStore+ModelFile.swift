@@ -27,7 +27,7 @@ extension PersistentStore {
     /// let cached = try store.decodedModelCache().model
     /// ```
     public func decodedModelCache() throws(ModelCacheError) -> ModelCache {
-        try ModelCacheReader.read(sampler, schema: schema).get().withVersionHashes(metadata.versionHashes)
+        try ModelCacheReader.read(sampler, schema: schema).withVersionHashes(metadata.versionHashes)
     }
 }
 

@@ -59,7 +59,9 @@ struct SchemaInference {
                     }
                     let name = propertyName(bare, entityByUpper: entityByUpper)
                     var type = attributeType(declared: column.declaredType)
-                    if column.declaredType.trimmingCharacters(in: .whitespaces).isEmpty, let sampled = attributeType(sampling: tableName, column: column.name) {
+                    // Pure Swift: Foundation's trimmingCharacters(in:) bridges through NSString,
+                    // whose first use cost a fifth of opening a store without a model cache.
+                    if column.declaredType.allSatisfy(\.isWhitespace), let sampled = attributeType(sampling: tableName, column: column.name) {
                         // A table made by hand (a CSV import, a script) declares no types;
                         // Core Data would have declared one, so the values tell which.
                         type = sampled

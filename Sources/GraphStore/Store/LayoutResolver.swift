@@ -16,13 +16,26 @@ struct LayoutResolver {
     private(set) var differences: [String] = []
 
     /// Columns chosen for each (declaring entity, property) pair.
-    private var columns: [PropertyKey: String] = [:]
-    private var entityColumns: [PropertyKey: String] = [:]
-    private var orderColumns: [PropertyKey: String] = [:]
+    private var columns = ColumnTable()
+    private var entityColumns = ColumnTable()
+    private var orderColumns = ColumnTable()
 
-    private struct PropertyKey: Hashable {
+    private struct PropertyKey {
         var entity: String
         var property: String
+    }
+
+    /// Column names by entity, then property. Keyed by strings alone: the first dictionary
+    /// keyed by a type of its own makes the Swift runtime scan every protocol conformance
+    /// in the binary for that type's `Hashable` (see Benchmarks/README.md, "Cold start"),
+    /// which cost every open a twentieth of a `graphstore STORE .entities`.
+    private struct ColumnTable {
+        private var byEntity: [String: [String: String]] = [:]
+
+        subscript(key: PropertyKey) -> String? {
+            get { byEntity[key.entity]?[key.property] }
+            set { byEntity[key.entity, default: [:]][key.property] = newValue }
+        }
     }
 
     init(model: ManagedObjectModel, numbers: [String: Int], schema: DatabaseSchema?, storeNames: [String: String] = [:], storeUUID: String) {

@@ -143,13 +143,29 @@ final class StoreFileHandle: Sendable {
         let connection: Connection
     }
 
-    private struct FileIdentity: Hashable {
-        var device: UInt64
-        var inode: UInt64
+    private struct FileIdentity: Equatable {
+        var device: Int
+        var inode: Int
 
         init(_ status: stat) {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
+            device = Int(truncatingIfNeeded: status.st_dev)
+            inode = Int(truncatingIfNeeded: status.st_ino)
+        }
+    }
+
+    /// The open files by device, then inode. Keyed by `Int` alone, not by `FileIdentity`:
+    /// the first dictionary keyed by a type of its own makes the Swift runtime scan every
+    /// protocol conformance in the binary for that type's `Hashable`, at every start
+    /// (see Benchmarks/README.md, "Cold start").
+    private struct OpenFiles {
+        private var byDevice: [Int: [Int: OpenFile]] = [:]
+
+        subscript(identity: FileIdentity) -> OpenFile? {
+            get { byDevice[identity.device]?[identity.inode] }
+            set {
+                byDevice[identity.device, default: [:]][identity.inode] = newValue
+                if byDevice[identity.device]?.isEmpty == true { byDevice[identity.device] = nil }
+            }
         }
     }
 
@@ -163,5 +179,5 @@ final class StoreFileHandle: Sendable {
         var kept: [KeptConnection] = []
     }
 
-    private static let openFiles = Mutex<[FileIdentity: OpenFile]>([:])
+    private static let openFiles = Mutex(OpenFiles())
 }

@@ -32,7 +32,11 @@ package struct InheritanceCycles<Node: Hashable> {
         // The depth of each node a walk has cleared (so cleared nodes are its keys).
         var cleared: [Node: Int] = [:]
         cleared.reserveCapacity(nodes.count)
-        let known = Set(nodes)
+        // Filled by inserting, not `Set(nodes)`: from another module that generic
+        // initializer runs unspecialized, and its first use looked up `Sequence`'s
+        // associated types at run time (a twentieth of opening a small store).
+        var known = Set<Node>(minimumCapacity: nodes.count)
+        for node in nodes { known.insert(node) }
         for start in nodes where cleared[start] == nil {
             // The nodes of this walk, in order, and their positions (to cut the cycle out).
             var path: [Node] = []

@@ -110,8 +110,20 @@ public struct LaunchOptions: Sendable, Equatable {
         "model": .model, "browse-mismatch": .browseMismatch, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
     ]
 
-    /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`.
-    private static let short: [Character: Option] = ["c": .command, "f": .file, "h": .help, "V": .version]
+    /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`. A switch, not a table: the first
+    /// table keyed by `Character` made the runtime scan every protocol conformance in the
+    /// binary for `Character: Hashable`, a twentieth of a whole `graphstore STORE .entities`.
+    private static let shortLetters: [Character] = ["c", "f", "h", "V"]
+
+    private static func short(_ letter: Character) -> Option? {
+        switch letter {
+        case "c": .command
+        case "f": .file
+        case "h": .help
+        case "V": .version
+        default: nil
+        }
+    }
 
     /// The long options as `--help` and the manual name them (synonyms left out).
     static let longOptions = [
@@ -189,14 +201,14 @@ public struct LaunchOptions: Sendable, Equatable {
             inline = String(name[name.index(after: equals)...])
             name = String(name[..<equals])
         }
-        if name.count > 1 || doubleDash, let option = long[name] { return [(argument.prefix(doubleDash ? 2 : 1) + name, option, inline)] }
-        if !doubleDash, name.count == 1, let option = short[name.first ?? " "] { return [(argument, option, nil)] }
+        if name.count > 1 || doubleDash, let option = long[name] { return [((doubleDash ? "--" : "-") + name, option, inline)] }
+        if !doubleDash, name.count == 1, let first = name.first, let option = short(first) { return [(argument, option, nil)] }
         // Bundled flags: every letter a short option without a value.
-        if !doubleDash, name.count > 1, name.allSatisfy({ short[$0].map { !$0.takesValue } ?? false }) {
-            return name.compactMap { letter in short[letter].map { ("-\(letter)", $0, nil) } }
+        if !doubleDash, name.count > 1, name.allSatisfy({ short($0).map { !$0.takesValue } ?? false }) {
+            return name.compactMap { letter in short(letter).map { ("-\(letter)", $0, nil) } }
         }
         let dashes = doubleDash ? "--" : "-"
-        let known = long.keys.map { dashes + $0 } + (doubleDash ? [] : short.keys.map { "-\($0)" })
+        let known = long.keys.map { dashes + $0 } + (doubleDash ? [] : shortLetters.map { "-\($0)" })
         let typed = String(argument.prefix { $0 != "=" })
         throw usage("unknown option \(typed)" + Suggestion.didYouMean(typed, among: known.sorted()))
     }
