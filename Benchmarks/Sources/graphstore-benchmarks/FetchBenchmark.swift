@@ -94,7 +94,8 @@ enum FetchBenchmark {
         ] {
             print(String(format: "  %-44@ %8.3f s wall  %8.3f s cpu  peak %6.1f MB  (median of %d)", label as NSString, timing.wall, timing.cpu, peak, benchmarkRuns))
         }
-        report("materialize 1M objects", ours: ours, raw: raw, target: 1.5)
+        // Issue 33's target (issue 4 asked 1.5×, below the hand-written floor of about 1.9×).
+        report("materialize 1M objects", ours: ours, raw: raw, target: 2.0)
         print("  cpu ratio per run: \(runs.cpuRatios("ours", to: "raw").map { String(format: "%.2f×", $0) }.joined(separator: " "))")
         print(String(format: "  floor: %.2f× raw SQLite cpu; GraphStore %.2f× the floor", floor.cpu / raw.cpu, ours.cpu / floor.cpu))
         let ratio = oursPeak / rawPeak
