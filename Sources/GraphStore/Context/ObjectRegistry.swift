@@ -22,8 +22,9 @@ final class ObjectRegistry {
     private(set) var count = 0
 
     /// Below this many buckets (1.5 MiB) the table grows fourfold, above it twofold: a
-    /// fetch of a thousand objects into a new context then grows it four times, not eight,
-    /// and moves a third of the entries (zeroing and moving were a twentieth of such a fetch).
+    /// fetch of a thousand objects into a new context then allocates it five times, not
+    /// nine, and moves a third of the entries (zeroing and moving were a twentieth of such
+    /// a fetch).
     static let quadruplingBelow = 1 << 16
 
     init() {}

@@ -3,8 +3,8 @@ import CSQLite
 /// One column of a statement's current row as SQLite holds it (`sqlite3_column_value`):
 /// its storage class and its value, read with one call into the statement.
 ///
-/// Each `sqlite3_column_*` call finds the column again, takes the connection's mutex and
-/// checks for an allocation failure; asking a column for its storage class and then its
+/// Each `sqlite3_column_*` call finds the column again, enters and leaves the connection's
+/// mutex (no-op calls on GraphStore's connections) and checks for an allocation failure; asking a column for its storage class and then its
 /// value paid that twice. A fetch asks that of every attribute and to-one of every row, so
 /// the row path (``RowCodec/decode(_:column:as:)``, ``RowLayout/foreignKey(_:from:)``)
 /// takes the column once and reads it with the cheap `sqlite3_value_*` functions.
