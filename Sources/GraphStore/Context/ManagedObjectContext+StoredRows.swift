@@ -26,10 +26,11 @@ extension ManagedObjectContext {
             try store.forEachRow(of: query.windowed(limit: request.fetchLimit, offset: request.fetchOffset)) { cursor in
                 let number = cursor.entityNumber
                 guard let layout = cursor.layout(entityNumber: number) else { return true }
+                let key = cursor.primaryKey
+                guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: layout.mapping.name, primaryKey: key, key: "Z_PK", column: "Z_PK", found: key) }
                 let row = FetchedRow(cursor: cursor, layout: layout)
                 try body(row)
                 if recordsVersions {
-                    let key = cursor.primaryKey
                     seenVersions.record(versionToCheck(number: number, key: key, read: cursor.version), number: number, key: key)
                 }
                 return true

@@ -63,18 +63,21 @@ extension PersistentStore {
         case .foreignKey, .notStored:
             return []
         }
+        var result: [(Int64, Int)] = []
         do {
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             statement.bind(source, at: 1)
-            var result: [(Int64, Int)] = []
             while try statement.step() {
                 result.append((statement.int64(0), Int(statement.int64(1))))
             }
-            return result
         } catch {
             throw .sqlite(error)
         }
+        if let outside = result.first(where: { !ObjectID.canHold($0.0) }) {
+            throw .keyOutOfRange(entity: destination.name, primaryKey: outside.0, key: "Z_PK", column: "Z_PK", found: outside.0)
+        }
+        return result
     }
 
     /// The entity number of the row with this key in a table, or nil if there is none

@@ -70,6 +70,7 @@ extension PersistentStore {
             throw .sqlite(error)
         }
         guard row.count == 2, case .integer(let count) = row[0], count > 0, case .integer(let key) = row[1] else { return (0, nil) }
-        return (Int(count), ObjectID(mapping: owner, primaryKey: key))
+        // A key no ID can hold (a damaged store, see `KeyOutOfRange.swift`) has none to show.
+        return (Int(count), ObjectID.canHold(key) ? ObjectID(mapping: owner, primaryKey: key) : nil)
     }
 }

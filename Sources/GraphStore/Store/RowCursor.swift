@@ -72,6 +72,13 @@ final class RowCursor {
     @inline(__always)
     func destination(of toOne: RowLayout.ToOne, in layout: RowLayout) throws -> (id: ObjectID, order: Int64?)? {
         guard let key = layout.foreignKey(toOne, from: statement) else { return nil }
+        if !ObjectID.canHold(key.primaryKey) {
+            let relationship = layout.mapping.relationships[toOne.index]
+            var column = ""
+            if case .foreignKey(let name, _, _) = relationship.storage { column = name }
+            throw StoreError.keyOutOfRange(
+                entity: layout.mapping.name, primaryKey: primaryKey, key: relationship.relationship.name, column: column, found: key.primaryKey)
+        }
         guard let declared = toOne.declared else {
             throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
         }
@@ -142,6 +149,24 @@ final class RowCursor {
         }
         for toOne in layout.toOnes { row.toOne[toOne.index] = layout.foreignKey(toOne, from: statement) }
         layout.appendNumberProblems(in: statement, to: &row.problems)
+        appendKeysOutOfRange(of: row, layout, to: &row.problems)
+    }
+
+    /// A `Z_PK` or to-one key no object ID can hold (see `KeyOutOfRange.swift`), from the
+    /// numbers just read.
+    private func appendKeysOutOfRange(of row: StoredRow, _ layout: RowLayout, to problems: inout [StoreError]) {
+        let mapping = layout.mapping
+        if !ObjectID.canHold(row.primaryKey) {
+            problems.append(.keyOutOfRange(entity: mapping.name, primaryKey: row.primaryKey, key: "Z_PK", column: "Z_PK", found: row.primaryKey))
+        }
+        for toOne in layout.toOnes {
+            guard let key = row.toOne[toOne.index], !ObjectID.canHold(key.primaryKey) else { continue }
+            let relationship = mapping.relationships[toOne.index]
+            var column = ""
+            if case .foreignKey(let name, _, _) = relationship.storage { column = name }
+            problems.append(
+                .keyOutOfRange(entity: mapping.name, primaryKey: row.primaryKey, key: relationship.relationship.name, column: column, found: key.primaryKey))
+        }
     }
 
     /// The current row of a dictionary query: its properties by name, nil values left out
@@ -161,7 +186,9 @@ final class RowCursor {
             }
             defer { column += 2 }
             guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { return nil }
-            return .objectID(ObjectID(mapping: mapping, primaryKey: statement.int64(column)))
+            let key = statement.int64(column)
+            guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: key) }
+            return .objectID(ObjectID(mapping: mapping, primaryKey: key))
         }
     }
 }

@@ -194,7 +194,8 @@ public struct StoreValidator {
     }
 
     private func missingDestination(_ relationship: RelationshipMapping, _ key: Int64) -> Finding {
-        let related = (try? store.mapping(for: relationship.relationship.destination)).map {
+        // A key no ID can hold is named as a key (see `KeyOutOfRange.swift`).
+        let related = !ObjectID.canHold(key) ? [] : (try? store.mapping(for: relationship.relationship.destination)).map {
             [store.objectID($0, primaryKey: key)]
         } ?? []
         return Finding(key: relationship.relationship.name, value: .integer(key), rule: .existingDestination, related: related)
