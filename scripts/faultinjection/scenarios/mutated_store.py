@@ -194,8 +194,13 @@ def _sql_mutation(rng: random.Random, source: SourceStore, db: sqlite3.Connectio
     if kind == "declared_type":
         column = rng.choice([c for c, _ in columns if c != "Z_PK"] or ["Z_ENT"])
         new_type = rng.choice(["TEXT", "BLOB", "VARCHAR(3)", "WEIRD TYPE", ""])
+        # The table as SQLite names it (names match without case); none when an earlier
+        # mutation made it a view or renamed it.
+        row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)).fetchone()
+        if row is None or row[0] is None:
+            raise NotApplicable
+        sql = row[0]
         db.execute("PRAGMA writable_schema = ON")
-        sql = db.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
         changed = re.sub(rf'(\b{re.escape(column)}\b\s+)([A-Z ]+?)(?=[,)])', rf'\g<1>{new_type}', sql, count=1)
         db.execute("UPDATE sqlite_master SET sql = ? WHERE name = ?", (changed, table))
         db.execute("PRAGMA writable_schema = OFF")
