@@ -195,7 +195,7 @@ def _sql_mutation(rng: random.Random, source: SourceStore, db: sqlite3.Connectio
         column = rng.choice([c for c, _ in columns if c != "Z_PK"] or ["Z_ENT"])
         new_type = rng.choice(["TEXT", "BLOB", "VARCHAR(3)", "WEIRD TYPE", ""])
         # The table as SQLite names it (names match without case); none when an earlier
-        # mutation made it a view or renamed it.
+        # mutation of the case dropped or renamed it, or made it a view.
         row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)).fetchone()
         if row is None or row[0] is None:
             raise NotApplicable
