@@ -115,7 +115,7 @@ final class FetchRowConverter {
         let key = row.primaryKey
         guard readsRows else { return try keyCandidate(row, number: number, key: key) }
         guard let reading = reading(number, row) else { return nil }
-        guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: reading.layout.mapping.name, primaryKey: key, key: "Z_PK", column: "Z_PK", found: key) }
+        guard ObjectID.canHold(key) else { throw StoreError.rowKeyOutOfRange(entity: reading.layout.mapping.name, key: key) }
         if !deleted.isEmpty, deleted.contains(ObjectID(mapping: reading.layout.mapping, primaryKey: key)) {
             return nil
         }
@@ -146,7 +146,7 @@ final class FetchRowConverter {
     /// A result read as a key only (batched fetches, object IDs).
     private func keyCandidate(_ row: RowCursor, number: Int, key: Int64) throws -> FetchCandidate? {
         guard let mapping = store.mapping(number: number) else { return nil }
-        guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: mapping.name, primaryKey: key, key: "Z_PK", column: "Z_PK", found: key) }
+        guard ObjectID.canHold(key) else { throw StoreError.rowKeyOutOfRange(entity: mapping.name, key: key) }
         let id = ObjectID(mapping: mapping, primaryKey: key)
         if !deleted.isEmpty, deleted.contains(id) { return nil }
         if !changed.isEmpty, changed.contains(id) {

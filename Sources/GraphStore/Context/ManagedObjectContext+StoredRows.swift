@@ -27,7 +27,7 @@ extension ManagedObjectContext {
                 let number = cursor.entityNumber
                 guard let layout = cursor.layout(entityNumber: number) else { return true }
                 let key = cursor.primaryKey
-                guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: layout.mapping.name, primaryKey: key, key: "Z_PK", column: "Z_PK", found: key) }
+                guard ObjectID.canHold(key) else { throw StoreError.rowKeyOutOfRange(entity: layout.mapping.name, key: key) }
                 let row = FetchedRow(cursor: cursor, layout: layout)
                 try body(row)
                 if recordsVersions {

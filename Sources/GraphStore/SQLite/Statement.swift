@@ -178,18 +178,24 @@ final class Statement {
 
     /// The storage class of a column of the current row.
     func storageClass(_ index: Int) -> StorageClass {
-        switch sqlite3_column_type(handle, Int32(index)) {
-        case SQLITE_INTEGER: .integer
-        case SQLITE_FLOAT: .real
-        case SQLITE_TEXT: .text
-        case SQLITE_BLOB: .blob
-        default: .null
-        }
+        StorageClass(sqlite3_column_type(handle, Int32(index)))
     }
 
     /// SQLite's five storage classes.
     enum StorageClass: Sendable {
         case null, integer, real, text, blob
+
+        /// The class of a `sqlite3_column_type` or `sqlite3_value_type` answer.
+        @inline(__always)
+        init(_ type: Int32) {
+            switch type {
+            case SQLITE_INTEGER: self = .integer
+            case SQLITE_FLOAT: self = .real
+            case SQLITE_TEXT: self = .text
+            case SQLITE_BLOB: self = .blob
+            default: self = .null
+            }
+        }
     }
 
     /// Whether a column of the current row is NULL.

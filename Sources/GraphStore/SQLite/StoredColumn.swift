@@ -4,14 +4,13 @@ import CSQLite
 /// its storage class and its value, read with one call into the statement.
 ///
 /// Each `sqlite3_column_*` call finds the column again, enters and leaves the connection's
-/// mutex (no-op calls on GraphStore's connections) and checks for an allocation failure; asking a column for its storage class and then its
-/// value paid that twice. A fetch asks that of every attribute and to-one of every row, so
-/// the row path (``RowCodec/decode(_:column:as:)``, ``RowLayout/foreignKey(_:from:)``)
+/// mutex (no-op calls on GraphStore's connections) and checks for an allocation failure;
+/// asking a column for its storage class and then its value paid that twice. A fetch asks
+/// that of every attribute and to-one of every row, so the row path (``RowCodec/decode(_:column:as:)``, ``RowLayout/foreignKey(_:from:)``)
 /// takes the column once and reads it with the cheap `sqlite3_value_*` functions.
 ///
 /// ```swift
-/// let column = statement.column(3)
-/// if column.storageClass == .integer { print(column.int64) }
+/// if let column = statement.column(3), column.storageClass == .integer { print(column.int64) }
 /// ```
 ///
 /// Sound because the value is SQLite's own cell for the column, valid until the statement
@@ -31,15 +30,7 @@ struct StoredColumn {
 
     /// The column's storage class.
     @inline(__always)
-    var storageClass: Statement.StorageClass {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: .integer
-        case SQLITE_FLOAT: .real
-        case SQLITE_TEXT: .text
-        case SQLITE_BLOB: .blob
-        default: .null
-        }
-    }
+    var storageClass: Statement.StorageClass { Statement.StorageClass(sqlite3_value_type(value)) }
 
     /// Whether the column is NULL.
     @inline(__always)

@@ -9,13 +9,28 @@
 /// column instead.
 ///
 /// ```swift
-/// guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: "Book", primaryKey: key, key: "Z_PK", column: "Z_PK", found: key) }
+/// guard ObjectID.canHold(key) else { throw StoreError.rowKeyOutOfRange(entity: "Book", key: key) }
 /// ```
 extension StoreError {
     /// What such a key is reported as: `Book/p-9223372036854775808: Z_PK (column Z_PK) holds
     /// -9223372036854775808, which cannot be read as a key of -4611686018427387904 or more`.
     static func keyOutOfRange(entity: String, primaryKey: Int64, key: String, column: String, found: Int64) -> StoreError {
         .malformedValue(entity: entity, primaryKey: primaryKey, key: key, column: column, found: "\(found)", expected: "a key of \(ObjectID.lowestPermanentKey) or more")
+    }
+
+    /// A row of `entity` whose own `Z_PK` is such a key.
+    static func rowKeyOutOfRange(entity: String, key: Int64) -> StoreError {
+        keyOutOfRange(entity: entity, primaryKey: key, key: "Z_PK", column: "Z_PK", found: key)
+    }
+}
+
+extension RowLayout {
+    /// The row with `primaryKey` holds `found`, such a key, in `toOne`'s key column.
+    func keyOutOfRange(_ toOne: ToOne, primaryKey: Int64, found: Int64) -> StoreError {
+        let relationship = mapping.relationships[toOne.index]
+        var column = ""
+        if case .foreignKey(let name, _, _) = relationship.storage { column = name }
+        return .keyOutOfRange(entity: mapping.name, primaryKey: primaryKey, key: relationship.relationship.name, column: column, found: found)
     }
 }
 

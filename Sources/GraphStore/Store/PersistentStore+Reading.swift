@@ -75,7 +75,7 @@ extension PersistentStore {
             throw .sqlite(error)
         }
         if let outside = result.first(where: { !ObjectID.canHold($0.0) }) {
-            throw .keyOutOfRange(entity: destination.name, primaryKey: outside.0, key: "Z_PK", column: "Z_PK", found: outside.0)
+            throw .rowKeyOutOfRange(entity: destination.name, key: outside.0)
         }
         return result
     }

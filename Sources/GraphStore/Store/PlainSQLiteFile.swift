@@ -6,7 +6,8 @@
 /// SQLite header, not cut short, not held by a writer), then read through `immutable=1`,
 /// or, when a log lies beside it, in place or from a private copy (see `ReadOnlyAccess`),
 /// so not one byte of it, its `-wal` or its `-shm` changes. There are no entities, objects
-/// or fetch requests: only what ``SQLiteReading`` gives. Core Data has no such type (it opens only its own stores).
+/// or fetch requests: only what ``SQLiteReading`` gives. Core Data has no such type (it
+/// opens only its own stores).
 ///
 /// ```swift
 /// let file = try PlainSQLiteFile(path: "banklist.sqlite3")

@@ -72,13 +72,7 @@ final class RowCursor {
     @inline(__always)
     func destination(of toOne: RowLayout.ToOne, in layout: RowLayout) throws -> (id: ObjectID, order: Int64?)? {
         guard let key = layout.foreignKey(toOne, from: statement) else { return nil }
-        if !ObjectID.canHold(key.primaryKey) {
-            let relationship = layout.mapping.relationships[toOne.index]
-            var column = ""
-            if case .foreignKey(let name, _, _) = relationship.storage { column = name }
-            throw StoreError.keyOutOfRange(
-                entity: layout.mapping.name, primaryKey: primaryKey, key: relationship.relationship.name, column: column, found: key.primaryKey)
-        }
+        if !ObjectID.canHold(key.primaryKey) { throw layout.keyOutOfRange(toOne, primaryKey: primaryKey, found: key.primaryKey) }
         guard let declared = toOne.declared else {
             throw StoreError.unknownEntity(layout.mapping.relationships[toOne.index].relationship.destination)
         }
@@ -155,17 +149,10 @@ final class RowCursor {
     /// A `Z_PK` or to-one key no object ID can hold (see `KeyOutOfRange.swift`), from the
     /// numbers just read.
     private func appendKeysOutOfRange(of row: StoredRow, _ layout: RowLayout, to problems: inout [StoreError]) {
-        let mapping = layout.mapping
-        if !ObjectID.canHold(row.primaryKey) {
-            problems.append(.keyOutOfRange(entity: mapping.name, primaryKey: row.primaryKey, key: "Z_PK", column: "Z_PK", found: row.primaryKey))
-        }
+        if !ObjectID.canHold(row.primaryKey) { problems.append(.rowKeyOutOfRange(entity: layout.mapping.name, key: row.primaryKey)) }
         for toOne in layout.toOnes {
             guard let key = row.toOne[toOne.index], !ObjectID.canHold(key.primaryKey) else { continue }
-            let relationship = mapping.relationships[toOne.index]
-            var column = ""
-            if case .foreignKey(let name, _, _) = relationship.storage { column = name }
-            problems.append(
-                .keyOutOfRange(entity: mapping.name, primaryKey: row.primaryKey, key: relationship.relationship.name, column: column, found: key.primaryKey))
+            problems.append(layout.keyOutOfRange(toOne, primaryKey: row.primaryKey, found: key.primaryKey))
         }
     }
 

@@ -110,19 +110,13 @@ public struct LaunchOptions: Sendable, Equatable {
         "model": .model, "browse-mismatch": .browseMismatch, "init": .initFile, "no-rc": .noRC, "help": .help, "version": .version,
     ]
 
-    /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`. A switch, not a table: the first
-    /// table keyed by `Character` made the runtime scan every protocol conformance in the
-    /// binary for `Character: Hashable`, a twentieth of a whole `graphstore STORE .entities`.
-    private static let shortLetters: [Character] = ["c", "f", "h", "V"]
+    /// The short options: `-c CMD`, `-f FILE`, `-h`, `-V`. A list, not a dictionary: the
+    /// first dictionary keyed by `Character` made the runtime scan every protocol conformance
+    /// in the binary for `Character: Hashable`, a twentieth of a `graphstore STORE .entities`.
+    private static let shortOptions: [(letter: Character, option: Option)] = [("c", .command), ("f", .file), ("h", .help), ("V", .version)]
 
     private static func short(_ letter: Character) -> Option? {
-        switch letter {
-        case "c": .command
-        case "f": .file
-        case "h": .help
-        case "V": .version
-        default: nil
-        }
+        shortOptions.first { $0.letter == letter }?.option
     }
 
     /// The long options as `--help` and the manual name them (synonyms left out).
@@ -208,7 +202,7 @@ public struct LaunchOptions: Sendable, Equatable {
             return name.compactMap { letter in short(letter).map { ("-\(letter)", $0, nil) } }
         }
         let dashes = doubleDash ? "--" : "-"
-        let known = long.keys.map { dashes + $0 } + (doubleDash ? [] : shortLetters.map { "-\($0)" })
+        let known = long.keys.map { dashes + $0 } + (doubleDash ? [] : shortOptions.map { "-\($0.letter)" })
         let typed = String(argument.prefix { $0 != "=" })
         throw usage("unknown option \(typed)" + Suggestion.didYouMean(typed, among: known.sorted()))
     }
