@@ -44,24 +44,26 @@ struct DictionaryGrouping {
 
     /// One dictionary per group, in the order groups were met (with no groups, exactly one,
     /// as SQL aggregates an empty table into one row).
-    func results() throws -> [[String: FetchedValue]] {
+    func results() throws -> [FetchedDictionary] {
         var keys = order
         if request.propertiesToGroupBy.isEmpty, keys.isEmpty { keys = [[]] }
-        var results: [[String: FetchedValue]] = []
-        var seen: Set<[String: FetchedValue]> = []
+        let layout = FetchedDictionary.Layout(request.propertiesToFetch.map(\.name))
+        var results: [FetchedDictionary] = []
+        var seen: Set<FetchedDictionary> = []
         for key in keys {
             let group = groups[key] ?? Group(first: [:])
-            var result: [String: FetchedValue] = [:]
+            var slots = ContiguousArray<FetchedValue?>()
             for property in request.propertiesToFetch {
                 switch property {
                 case .keyPath(let keyPath):
-                    result[keyPath] = group.first[keyPath]
+                    slots.append(group.first[keyPath])
                 case .expression(let expression):
                     let value = try aggregate(expression, group)
-                    guard let type = types[expression.name] else { continue }
-                    if let decoded = try? RowCodec.decode(value, as: type) { result[expression.name] = .attribute(decoded) }
+                    let decoded = types[expression.name].flatMap { type in try? RowCodec.decode(value, as: type) }
+                    slots.append(decoded.map(FetchedValue.attribute))
                 }
             }
+            let result = FetchedDictionary(layout: layout, slots: slots)
             if request.returnsDistinctResults, !seen.insert(result).inserted { continue }
             results.append(result)
         }
@@ -117,7 +119,7 @@ struct DictionaryGrouping {
 
     /// Whether a result dictionary matches a having predicate; a dotted name
     /// (`category.name`) is reached as a key path through nested dictionaries.
-    static func matches(_ having: ObjectPredicate, _ row: [String: FetchedValue]) throws -> Bool {
+    static func matches(_ having: ObjectPredicate, _ row: FetchedDictionary) throws -> Bool {
         var nested: [String: PredicateValue] = [:]
         for (name, value) in row {
             let element: PredicateValue
@@ -143,9 +145,9 @@ struct DictionaryGrouping {
     }
 
     /// Results ordered by sort keys naming their entries, as ORDER BY orders them.
-    static func sorted(_ results: [[String: FetchedValue]], by keys: [SortKey]) -> [[String: FetchedValue]] {
+    static func sorted(_ results: [FetchedDictionary], by keys: [SortKey]) -> [FetchedDictionary] {
         guard !keys.isEmpty else { return results }
-        func value(_ row: [String: FetchedValue], _ key: SortKey) -> SQLiteValue {
+        func value(_ row: FetchedDictionary, _ key: SortKey) -> SQLiteValue {
             guard case .attribute(let attribute)? = row[key.keyPath] else { return .null }
             let value = RowCodec.stored(attribute)
             guard key.caseInsensitive, case .text(let text) = value else { return value }
@@ -161,7 +163,7 @@ struct DictionaryGrouping {
     }
 
     /// The request's offset and limit applied.
-    static func window(_ results: [[String: FetchedValue]], _ request: FetchRequest<ManagedObject>) -> [[String: FetchedValue]] {
+    static func window(_ results: [FetchedDictionary], _ request: FetchRequest<ManagedObject>) -> [FetchedDictionary] {
         let start = min(request.fetchOffset, results.count)
         let end = request.fetchLimit.map { min(results.count - start, $0) + start } ?? results.count
         return Array(results[start..<end])

@@ -17,12 +17,12 @@ public struct FetchResult<Result: ManagedObject> {
     /// in order; empty otherwise.
     public let objectIDs: [ObjectID]
     /// With ``FetchResultType/dictionary``: the dictionaries; empty otherwise.
-    public let dictionaries: [[String: FetchedValue]]
+    public let dictionaries: [FetchedDictionary]
     /// With ``FetchResultType/count``: the number of matches, as
     /// ``ManagedObjectContext/count(for:)`` counts them; otherwise how many results there are.
     public let count: Int
 
-    init(resultType: FetchResultType, objects: [Result] = [], objectIDs: [ObjectID] = [], dictionaries: [[String: FetchedValue]] = [], count: Int) {
+    init(resultType: FetchResultType, objects: [Result] = [], objectIDs: [ObjectID] = [], dictionaries: [FetchedDictionary] = [], count: Int) {
         self.resultType = resultType
         self.objects = objects
         self.objectIDs = objectIDs

@@ -22,7 +22,7 @@ extension ManagedObjectContext {
     /// request.returnsDistinctResults = true
     /// let names = try context.fetchDictionaries(request).compactMap { $0["category.name"] }
     /// ```
-    public func fetchDictionaries(_ request: FetchRequest<some ManagedObject>) throws -> [[String: FetchedValue]] {
+    public func fetchDictionaries(_ request: FetchRequest<some ManagedObject>) throws -> [FetchedDictionary] {
         var request = try resolvingObjectConstants(request.untyped)
         request.includesPendingChanges = false
         if request.propertiesToFetch.isEmpty { request.propertiesToFetch = try defaultProperties(of: request.entityName) }
@@ -32,10 +32,10 @@ extension ManagedObjectContext {
             if request.isGrouped { return try groupedInMemory(request) }
             return try dictionariesInMemory(request, query)
         }
-        var results: [[String: FetchedValue]] = []
-        let template = DictionaryRowTemplate(query.properties)
+        var results: [FetchedDictionary] = []
+        let layout = FetchedDictionary.Layout(query.properties.map(\.name))
         try store.forEachRow(of: query) { row in
-            results.append(try row.dictionary(of: query, template))
+            results.append(try row.dictionary(of: query, layout))
             return true
         }
         guard let having = try DictionaryGrouping.having(of: request, types: query.properties) else { return results }
@@ -45,7 +45,7 @@ extension ManagedObjectContext {
     /// A grouped or aggregated dictionary fetch computed in memory from the matching objects
     /// (what ``fetchDictionaries(_:)`` does when SQL cannot filter them; tests compare the
     /// two).
-    func groupedInMemory(_ request: FetchRequest<ManagedObject>) throws -> [[String: FetchedValue]] {
+    func groupedInMemory(_ request: FetchRequest<ManagedObject>) throws -> [FetchedDictionary] {
         var request = request
         request.includesPendingChanges = false
         // The result types are those the SQL query would decode with.
@@ -77,18 +77,20 @@ extension ManagedObjectContext {
 
     /// With an in-memory residual: the rows are read in a context of their own (so the
     /// store's values decide, not this context's unsaved ones), filtered, then windowed.
-    private func dictionariesInMemory(_ request: FetchRequest<ManagedObject>, _ rows: FetchQuery) throws -> [[String: FetchedValue]] {
+    private func dictionariesInMemory(_ request: FetchRequest<ManagedObject>, _ rows: FetchQuery) throws -> [FetchedDictionary] {
         let scratch = ManagedObjectContext(store: store)
         var unwindowed = request
         unwindowed.fetchLimit = nil
         unwindowed.fetchOffset = 0
         var window = FetchWindow(offset: request.fetchOffset, limit: request.fetchLimit)
-        var seen: Set<[String: FetchedValue]> = []
-        var results: [[String: FetchedValue]] = []
+        var seen: Set<FetchedDictionary> = []
+        var results: [FetchedDictionary] = []
         let keyPaths = request.propertiesToFetch.map(\.name)
+        let layout = FetchedDictionary.Layout(keyPaths)
         try scratch.runFetch(unwindowed, rows) { candidate in
             guard let object = candidate.object else { return true }
-            let row = try ManagedObjectContext.values(of: object, keyPaths)
+            let values = try ManagedObjectContext.values(of: object, keyPaths)
+            let row = FetchedDictionary(layout: layout, slots: ContiguousArray(keyPaths.map { values[$0] }))
             if request.returnsDistinctResults, !seen.insert(row).inserted { return true }
             return try window.pass(candidate) { _ in
                 results.append(row)

@@ -156,26 +156,33 @@ final class RowCursor {
         }
     }
 
-    /// The current row of a dictionary query: its properties by name, nil values left out
-    /// (`template` is the query's, see ``DictionaryRowTemplate``).
-    func dictionary(of query: FetchQuery, _ template: DictionaryRowTemplate) throws -> [String: FetchedValue] {
+    /// The current row of a dictionary query: its properties' values by name, nil values
+    /// left out (`layout` is the query's, made once: `FetchedDictionary.Layout(names)`).
+    func dictionary(of query: FetchQuery, _ layout: FetchedDictionary.Layout) throws -> FetchedDictionary {
+        var slots = ContiguousArray<FetchedValue?>()
+        slots.reserveCapacity(query.properties.count)
         var column = 0
-        return try template.dictionary { i in
-            let property = query.properties[i]
-            if let type = property.attributeType {
-                defer { column += 1 }
-                do throws(RowCodec.DecodingFailure) {
-                    return try RowCodec.decode(statement, column: column, as: type).map(FetchedValue.attribute)
-                } catch {
-                    throw StoreError.malformedValue(
-                        entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)
-                }
-            }
-            defer { column += 2 }
-            guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { return nil }
-            let key = statement.int64(column)
-            guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: key) }
-            return .objectID(ObjectID(mapping: mapping, primaryKey: key))
+        for property in query.properties {
+            slots.append(try value(of: property, at: column, query))
+            column += property.attributeType == nil ? 2 : 1
         }
+        return FetchedDictionary(layout: layout, slots: slots)
+    }
+
+    /// A property's value in the current row of a dictionary query, from its column (an
+    /// attribute's) or its two (a to-one's key and entity number).
+    private func value(of property: FetchQuery.PropertyColumn, at column: Int, _ query: FetchQuery) throws -> FetchedValue? {
+        if let type = property.attributeType {
+            do throws(RowCodec.DecodingFailure) {
+                return try RowCodec.decode(statement, column: column, as: type).map(FetchedValue.attribute)
+            } catch {
+                throw StoreError.malformedValue(
+                    entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: error.found, expected: error.expected)
+            }
+        }
+        guard !statement.isNull(column), let mapping = store.mapping(number: Int(statement.int64(column + 1))) else { return nil }
+        let key = statement.int64(column)
+        guard ObjectID.canHold(key) else { throw StoreError.keyOutOfRange(entity: query.mapping.name, primaryKey: 0, key: property.name, column: "", found: key) }
+        return .objectID(ObjectID(mapping: mapping, primaryKey: key))
     }
 }

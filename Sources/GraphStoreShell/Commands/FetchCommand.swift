@@ -129,7 +129,7 @@ extension FetchCommand {
     /// A dictionary fetch's rows: one column per selected item, an empty cell for nil.
     private static func emitDictionaries(_ request: FetchRequest<ManagedObject>, _ select: SelectClause, shell: Shell) throws {
         let context = try shell.requireContext()
-        let rows: [[String: FetchedValue]]
+        let rows: [FetchedDictionary]
         do {
             try shell.prepareSQL(for: request, resultType: .dictionary)
             rows = try context.fetchDictionaries(request)

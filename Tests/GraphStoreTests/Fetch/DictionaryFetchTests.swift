@@ -173,7 +173,7 @@ struct DictionaryFetchTests {
                 + mapping.relationships.filter { if case .foreignKey = $0.storage { true } else { false } }.map(\.relationship.name)
             guard let expected = try? objects.map({ try ManagedObjectContext.values(of: $0, keyPaths) }) else { return }
             compared += 1
-            if !Self.sameRows(dictionaries, expected) {
+            if !Self.sameRows(dictionaries, expected.map(FetchedDictionary.init)) {
                 Issue.record("\((path as NSString).lastPathComponent) \(mapping.name): dictionaries differ from the objects' values")
             }
         }) else { return }
@@ -228,7 +228,7 @@ struct DictionaryFetchTests {
 
     /// The same dictionaries in any order; Doubles equal to a relative 1e-9 (SQLite sums
     /// with compensation, memory in plain order).
-    static func sameRows(_ a: [[String: FetchedValue]], _ b: [[String: FetchedValue]]) -> Bool {
+    static func sameRows(_ a: [FetchedDictionary], _ b: [FetchedDictionary]) -> Bool {
         guard a.count == b.count else { return false }
         var rest = b
         for row in a {
@@ -238,7 +238,7 @@ struct DictionaryFetchTests {
         return true
     }
 
-    static func close(_ a: [String: FetchedValue], _ b: [String: FetchedValue]) -> Bool {
+    static func close(_ a: FetchedDictionary, _ b: FetchedDictionary) -> Bool {
         guard Set(a.keys) == Set(b.keys) else { return false }
         return a.allSatisfy { key, value in
             if case .attribute(.double(let x)) = value, case .attribute(.double(let y))? = b[key] {
